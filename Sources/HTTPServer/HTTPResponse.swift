@@ -1,0 +1,30 @@
+/// A response value returned by handlers. The server adds `Date`, `Server`,
+/// `Content-Length`, `Connection`, `X-Request-ID`, CORS and `Vary`, applies gzip,
+/// answers `If-None-Match` with 304 when `etag` is set, and drops the body for HEAD.
+public struct HTTPResponse: Sendable {
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    /// A strong entity tag, quoted (`"…"`), for cacheable GET responses.
+    public var etag: String?
+
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], etag: String? = nil) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.etag = etag
+    }
+
+    public static let jsonContentType = "application/json; charset=utf-8"
+    public static let problemContentType = "application/problem+json"
+
+    /// A JSON response from already-encoded UTF-8 bytes.
+    public static func json(_ body: [UInt8], status: HTTPStatus = .ok, etag: String? = nil) -> HTTPResponse {
+        HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", jsonContentType)]), body: body, etag: etag)
+    }
+
+    /// A response with no body, such as 204.
+    public static func empty(_ status: HTTPStatus) -> HTTPResponse {
+        HTTPResponse(status: status)
+    }
+}
