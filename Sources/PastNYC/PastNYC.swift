@@ -4,6 +4,8 @@ import ArgumentParser
 struct PastNYC: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "past-nyc",
-        abstract: "The PAST NYC API server: historical photos of New York near you."
+        abstract: "The PAST NYC API server: Old NYC photographs near you.",
+        subcommands: [ServeCommand.self, ImportCommand.self],
+        defaultSubcommand: ServeCommand.self
     )
 }

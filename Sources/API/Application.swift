@@ -1,0 +1,53 @@
+import Accounts
+import Catalog
+import Foundation
+import HTTPServer
+import Logging
+
+/// The assembled server: catalog loaded (or built), accounts opened, every route
+/// registered on one router, and the HTTP server that serves it.
+public final class Application: Sendable {
+    public let server: HTTPServer
+
+    /// Loads everything the routes need; the server does not listen until `start()`.
+    public init(configuration: ApplicationConfiguration, logger: Logger) throws {
+        try FileManager.default.createDirectory(
+            atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        let started = ContinuousClock.now
+        let catalog = try CatalogStore.openOrBuild(
+            dataDirectory: configuration.dataDirectory, sourceDirectory: configuration.sourceDirectory)
+        logger.info("catalog ready", metadata: ["duration_ms": "\((ContinuousClock.now - started).milliseconds)"])
+        let accounts = try Accounts(
+            dataDirectory: configuration.dataDirectory,
+            commonPasswordsPath: configuration.sourceDirectory + "/common-passwords.txt",
+            passwordCost: configuration.passwordCost)
+        let openAPIDocument = try OpenAPIDocument(path: configuration.openAPIPath)
+
+        var router = Router()
+        ServiceRoutes(openAPI: openAPIDocument).register(in: &router)
+        CatalogRoutes(catalog: catalog).register(in: &router)
+        AccountRoutes(accounts: accounts, photos: catalog).register(in: &router)
+        server = HTTPServer(configuration: configuration.server, router: router, logger: logger)
+    }
+
+    /// Starts listening; returns once connections are accepted.
+    public func start() throws {
+        try server.start()
+    }
+
+    /// The port the server listens on (the real one when configured with port 0).
+    public var port: Int { server.port }
+
+    /// Stops accepting, finishes in-flight requests and closes every connection.
+    public func shutdown() {
+        server.shutdown()
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, for logs.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,17 @@
+import Accounts
+import HTTPServer
+
+/// Everything the application needs to start, with the defaults `past-nyc serve` uses.
+public struct ApplicationConfiguration: Sendable {
+    public var server = HTTPServerConfiguration()
+    /// Where the SQLite files live (catalog and accounts); created if missing.
+    public var dataDirectory = "var"
+    /// Where the catalog source files and the common-password list are read from.
+    public var sourceDirectory = "Data"
+    /// The OpenAPI document served at `GET /openapi.yaml`.
+    public var openAPIPath = "openapi.yaml"
+    /// The scrypt cost of new password hashes; tests lower it.
+    public var passwordCost = ScryptCost.owasp
+
+    public init() {}
+}
