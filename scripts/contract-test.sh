@@ -38,12 +38,17 @@ fail() { printf '[contract-test] FAIL: %s\n' "$*" >&2; exit 1; }
 
 [[ -x "$BINARY" ]] || fail "no server binary at $BINARY (build it with: swift build -c release)"
 
-if ! command -v schemathesis >/dev/null 2>&1 \
-    || [[ "$(schemathesis --version 2>/dev/null)" != *"$SCHEMATHESIS_VERSION"* ]]; then
+# schemathesis runs as a module of this python3, so that a fresh install works
+# without a shell rehash (pyenv shims) or a PATH change.
+schemathesis() { python3 -m schemathesis.cli "$@"; }
+installed_version() {
+    python3 -c 'import importlib.metadata as m; print(m.version("schemathesis"))' 2>/dev/null || true
+}
+if [[ "$(installed_version)" != "$SCHEMATHESIS_VERSION" ]]; then
     log "installing schemathesis $SCHEMATHESIS_VERSION from PyPI"
     python3 -m pip install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
 fi
-log "$(schemathesis --version)"
+log "schemathesis $(installed_version)"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/past-nyc-contract.XXXXXX")"
 SERVER_LOG="$WORK/server.log"
