@@ -24,9 +24,14 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# A path given on the command line is relative to where the script was started.
+if [[ $# -gt 0 ]]; then
+    BINARY="$(realpath -m -- "$1")"
+else
+    BINARY="$ROOT/.build/release/past-nyc"
+fi
 cd "$ROOT"
 
-BINARY="${1:-.build/release/past-nyc}"
 EXAMPLES="${EXAMPLES:-30}"
 SCHEMATHESIS_VERSION="${SCHEMATHESIS_VERSION:-4.32.5}"
 HEALTH_TIMEOUT_SECONDS=120
