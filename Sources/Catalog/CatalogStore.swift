@@ -49,10 +49,7 @@ public enum CatalogStore {
         try removeIfPresent(temporaryPath)
         var installed = false
         defer {
-            if !installed {
-                unlink(temporaryPath)
-                unlink(temporaryPath + "-journal")
-            }
+            if !installed { unlink(temporaryPath) }
         }
         let boroughs = try BoroughMap(contentsOf: sources.boroughsPath)
         try write(sources, boroughs: boroughs, to: temporaryPath)
@@ -138,9 +135,8 @@ public enum CatalogStore {
         // Best effort: a leftover file wastes space but is never read as the catalog.
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.hasPrefix(temporaryPrefix) {
-            let suffix = name.dropFirst(temporaryPrefix.count)
-            let pidText = suffix.hasSuffix("-journal") ? suffix.dropLast("-journal".count) : suffix
-            guard let pid = pid_t(pidText), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard let pid = pid_t(name.dropFirst(temporaryPrefix.count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
             unlink((directory as NSString).appendingPathComponent(name))
         }
     }

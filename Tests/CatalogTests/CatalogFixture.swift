@@ -37,14 +37,17 @@ enum CatalogFixture {
         return path
     }
 
-    /// The first `count` lines of the real locations file.
+    /// The first `count` lines of the real locations file, decompressing no more than needed.
     static func sourceLines(_ count: Int) throws -> [String] {
-        var lines: [String] = []
         let reader = try GzipFileReader(path: locationsPath)
-        try reader.forEachLine { line, _ in
-            if lines.count < count { lines.append(String(decoding: line, as: UTF8.self)) }
+        var text: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while text.count(where: { $0 == UInt8(ascii: "\n") }) < count {
+            let read = try chunk.withUnsafeMutableBytes { try reader.read(into: $0) }
+            guard read > 0 else { break }
+            text += chunk[0..<read]
         }
-        return lines
+        return text.split(separator: UInt8(ascii: "\n")).prefix(count).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// A source directory holding `lines` as the locations file and the real boroughs.
