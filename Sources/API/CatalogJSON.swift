@@ -63,7 +63,7 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
             append(number: (match.distance * 100).rounded() / 100, to: &body)
             body.append(contentsOf: #","photos":["#.utf8)
             var written = 0
-            for photo in catalog.locations[match.location].photos {
+            for photo in catalog.photoRange(location: match.location) {
                 if written == photosPerLocation { break }
                 if query.filter.filtersYears, !query.filter.matches(years: catalog.photos[photo].yearNumbers) { continue }
                 if written > 0 { body.append(UInt8(ascii: ",")) }

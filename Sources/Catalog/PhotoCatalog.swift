@@ -12,6 +12,12 @@ public final class PhotoCatalog: Sendable {
     /// The five boroughs in `Borough.allCases` order.
     public let boroughSummaries: [BoroughSummary]
 
+    /// Per-location fields the queries read, kept apart from `locations` so the hot
+    /// loops do not copy (and retain the strings of) whole `CatalogLocation` values.
+    private let latitudes: [Double]
+    private let longitudes: [Double]
+    private let boroughs: [Borough?]
+    private let photoRanges: [Range<Int>]
     private let photoIndexByID: [String: Int]
     private let index: SpatialIndex
     /// Location indices ordered by latitude, and those latitudes, for region scans.
@@ -32,6 +38,10 @@ public final class PhotoCatalog: Sendable {
         self.locations = locations
         self.photos = photos
         self.dataVersion = dataVersion
+        latitudes = locations.map(\.latitude)
+        longitudes = locations.map(\.longitude)
+        boroughs = locations.map(\.borough)
+        photoRanges = locations.map(\.photos)
 
         var photoIndexByID: [String: Int] = [:]
         photoIndexByID.reserveCapacity(photos.count)
@@ -50,9 +60,15 @@ public final class PhotoCatalog: Sendable {
         photoIndexByID[photoID]
     }
 
+    /// The indices in `photos` of a location's photos, in source order
+    /// (the same as `locations[location].photos`, without copying the location).
+    public func photoRange(location: Int) -> Range<Int> {
+        photoRanges[location]
+    }
+
     /// How many photos of a location match the filter's years (the borough is not checked).
     public func photoCount(location: Int, filter: PhotoFilter) -> Int {
-        let range = locations[location].photos
+        let range = photoRanges[location]
         guard filter.filtersYears else { return range.count }
         var count = 0
         for photo in range where filter.matches(years: photos[photo].yearNumbers) { count += 1 }
@@ -65,8 +81,7 @@ public final class PhotoCatalog: Sendable {
         let vector = GreatCircle.unitVector(latitude: query.latitude, longitude: query.longitude)
         var counts: [Int: Int] = [:]
         let found = index.nearest(to: vector, limit: query.limit, maxDistance: query.radius ?? .infinity) { location in
-            let candidate = locations[location]
-            if let borough = query.filter.borough, candidate.borough != borough { return nil }
+            if let borough = query.filter.borough, boroughs[location] != borough { return nil }
             if query.filter.filtersYears {
                 let count = photoCount(location: location, filter: query.filter)
                 guard count > 0 else { return nil }
@@ -74,12 +89,12 @@ public final class PhotoCatalog: Sendable {
             }
             return GreatCircle.distance(
                 latitude1: query.latitude, longitude1: query.longitude,
-                latitude2: candidate.latitude, longitude2: candidate.longitude)
+                latitude2: latitudes[location], longitude2: longitudes[location])
         }
         return found.map { match in
             NearbyMatch(
                 location: match.location, distance: match.distance,
-                photoCount: counts[match.location] ?? locations[match.location].photos.count)
+                photoCount: counts[match.location] ?? photoRanges[match.location].count)
         }
     }
 
@@ -91,20 +106,19 @@ public final class PhotoCatalog: Sendable {
         while slot < sortedLatitudes.count, sortedLatitudes[slot] <= query.north {
             let location = Int(latitudeOrder[slot])
             slot += 1
-            let candidate = locations[location]
-            guard query.containsLongitude(candidate.longitude) else { continue }
-            if let borough = query.filter.borough, candidate.borough != borough { continue }
+            guard query.containsLongitude(longitudes[location]) else { continue }
+            if let borough = query.filter.borough, boroughs[location] != borough { continue }
+            let range = photoRanges[location]
             if query.filter.filtersYears {
                 var count = 0
                 var first = -1
-                for photo in candidate.photos where query.filter.matches(years: photos[photo].yearNumbers) {
+                for photo in range where query.filter.matches(years: photos[photo].yearNumbers) {
                     if first < 0 { first = photo }
                     count += 1
                 }
                 if count > 0 { matches.append(RegionMatch(location: location, photoCount: count, firstPhoto: first)) }
             } else {
-                matches.append(
-                    RegionMatch(location: location, photoCount: candidate.photos.count, firstPhoto: candidate.photos.lowerBound))
+                matches.append(RegionMatch(location: location, photoCount: range.count, firstPhoto: range.lowerBound))
             }
         }
         let total = matches.count
