@@ -25,7 +25,7 @@ public final class PhotoCatalog: Sendable {
     private let sortedLatitudes: [Double]
 
     /// - Parameters:
-    ///   - locations: in source order; their `photos` ranges index `photos`.
+    ///   - sourceOrderLocations: in source order; their `photos` ranges index `photos`.
     ///   - photos: in source order; `locationIndex` is the source position of their location.
     init(sourceOrderLocations: [CatalogLocation], photos sourcePhotos: [CatalogPhoto], dataVersion: String) {
         let order = sourceOrderLocations.indices.sorted {

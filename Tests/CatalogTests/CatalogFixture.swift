@@ -29,10 +29,18 @@ enum CatalogFixture {
         try shared.get()
     }
 
+    /// One directory per test process holding every test's directory, removed when the process exits.
+    private static let root: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-tests-\(getpid())").path
+        atexit {
+            try? FileManager.default.removeItem(atPath: CatalogFixture.root)  // Best effort at exit: nothing left to report to.
+        }
+        return path
+    }()
+
     /// A fresh, empty directory of its own.
     static func temporaryDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("catalog-tests-\(UUID().uuidString)").path
+        let path = (root as NSString).appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
