@@ -32,7 +32,7 @@ let package = Package(
         ),
 
         // The domain: photo catalog, and accounts with favorites.
-        .target(name: "Catalog", dependencies: ["SQLite", "Gzip"]),
+        .target(name: "Catalog", dependencies: ["SQLite", "Gzip", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "Accounts",
             dependencies: [
@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "GzipTests", dependencies: ["Gzip"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TestSupport"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["API", "TestSupport", "PastNYC"]),
     ]

@@ -1,0 +1,114 @@
+import Catalog
+import HTTPServer
+
+/// The query parameters of a catalog request, validated strictly: every bad value
+/// becomes a 400 whose detail names the parameter. A parameter given twice is
+/// rejected (which value was meant is ambiguous); unknown parameters are ignored,
+/// so clients may add cache-busters.
+struct CatalogParameters {
+    private var values: [String: String] = [:]
+
+    /// - Parameter known: the parameters this endpoint reads.
+    init(_ request: HTTPRequest, known: Set<String>) throws {
+        for item in request.queryItems where known.contains(item.name) {
+            guard values.updateValue(item.value, forKey: item.name) == nil else {
+                throw Self.invalid(item.name, "must be given only once")
+            }
+        }
+    }
+
+    /// A required decimal number within `range`.
+    func number(_ name: String, in range: ClosedRange<Double>) throws -> Double {
+        guard let value = try optionalNumber(name) else { throw Self.invalid(name, "is required") }
+        guard range.contains(value) else {
+            throw Self.invalid(name, "must be between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound))")
+        }
+        return value
+    }
+
+    /// A decimal number (`-12`, `40.7`, `4.07e1`), finite; nil when absent.
+    /// `NaN`, `inf`, hexadecimal and numbers that overflow (`1e999`) are rejected.
+    func optionalNumber(_ name: String) throws -> Double? {
+        guard let text = values[name] else { return nil }
+        guard Self.isDecimal(text), let value = Double(text) else {
+            throw Self.invalid(name, "must be a decimal number, not \(Self.quote(text))")
+        }
+        guard value.isFinite else { throw Self.invalid(name, "must be a finite number, not \(Self.quote(text))") }
+        return value
+    }
+
+    /// An integer within `range`, `defaultValue` when absent.
+    func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws -> Int {
+        guard let value = try optionalInteger(name) else { return defaultValue }
+        guard range.contains(value) else {
+            throw Self.invalid(name, "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// An integer (optional sign, decimal digits); nil when absent.
+    func optionalInteger(_ name: String) throws -> Int? {
+        guard let text = values[name] else { return nil }
+        var digits = Substring(text)
+        if digits.first == "-" || digits.first == "+" { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            throw Self.invalid(name, "must be an integer, not \(Self.quote(text))")
+        }
+        guard let value = Int(text) else { throw Self.invalid(name, "is out of range") }
+        return value
+    }
+
+    /// The `from`, `to` and `borough` filters shared by `/nearby` and `/region`.
+    func filter() throws -> PhotoFilter {
+        let from = try optionalInteger("from")
+        let to = try optionalInteger("to")
+        if let from, let to, from > to {
+            throw Self.invalid("from", "must not be greater than 'to' (\(from) > \(to))")
+        }
+        var borough: Borough?
+        if let name = values["borough"] {
+            guard let known = Borough(name: name) else {
+                let names = Borough.allCases.map(\.rawValue).joined(separator: ", ")
+                throw Self.invalid("borough", "must be one of \(names), not \(Self.quote(name))")
+            }
+            borough = known
+        }
+        return PhotoFilter(fromYear: from, toYear: to, borough: borough)
+    }
+
+    static func invalid(_ name: String, _ problem: String) -> HTTPError {
+        HTTPError(.badRequest, detail: "Query parameter '\(name)' \(problem).")
+    }
+
+    /// `[+-]digits[.digits][(e|E)[+-]digits]`, with digits on at least one side of the point.
+    private static func isDecimal(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        func digits() -> Int {
+            let count = bytes.prefix { $0 >= 0x30 && $0 <= 0x39 }.count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        var mantissa = digits()
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return false }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
+    /// The offending value, quoted and cut short, for the problem detail.
+    private static func quote(_ text: String) -> String {
+        text.count > 40 ? "'\(text.prefix(40))…'" : "'\(text)'"
+    }
+}

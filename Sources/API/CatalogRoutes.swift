@@ -1,0 +1,92 @@
+import Catalog
+import HTTPServer
+
+/// The public catalog endpoints of CONTRACT.md: `/nearby`, `/region`, `/photos/{photoID}`
+/// and `/boroughs`. All answer from memory, so they run on the event loop.
+///
+/// Every 200 carries a strong ETag made of the catalog's data version and the
+/// normalized query: the catalog is immutable, so equal queries get equal bodies,
+/// and no body needs hashing.
+public struct CatalogRoutes: Sendable {
+    private let catalog: PhotoCatalog
+    private let json: CatalogJSON
+
+    public init(catalog: PhotoCatalog) {
+        self.catalog = catalog
+        self.json = CatalogJSON(catalog: catalog)
+    }
+
+    /// PhotoSummaries by photo ID, for favorites; shares the encoded summaries of the routes.
+    public var photoSummaries: any PhotoSummaryProvider { json }
+
+    public func register(in router: inout Router) {
+        router.add(.get, "/nearby", .immediate { try nearby($0) })
+        router.add(.get, "/region", .immediate { try region($0) })
+        router.add(.get, "/photos/{photoID}", .immediate { try photo($0) })
+        router.add(.get, "/boroughs", .immediate { _ in boroughs() })
+    }
+
+    static let nearbyParameters: Set<String> = ["lat", "lon", "limit", "radius", "from", "to", "borough", "photos"]
+    static let regionParameters: Set<String> = ["south", "west", "north", "east", "limit", "from", "to", "borough"]
+
+    func nearby(_ request: HTTPRequest) throws -> HTTPResponse {
+        let parameters = try CatalogParameters(request, known: Self.nearbyParameters)
+        let latitude = try parameters.number("lat", in: -90...90)
+        let longitude = try parameters.number("lon", in: -180...180)
+        let limit = try parameters.integer("limit", default: 10, in: 1...100)
+        let radius = try parameters.optionalNumber("radius")
+        if let radius, !(radius > 0 && radius <= 50_000) {
+            throw CatalogParameters.invalid("radius", "must be greater than 0 and at most 50000 (metres)")
+        }
+        let filter = try parameters.filter()
+        let photos = try parameters.integer("photos", default: 5, in: 0...50)
+
+        let query = NearbyQuery(latitude: latitude, longitude: longitude, limit: limit, radius: radius, filter: filter)
+        let body = json.nearbyBody(query, photosPerLocation: photos, matches: catalog.nearby(query))
+        let tag = "n\(latitude),\(longitude),\(limit),\(Self.tag(radius)),\(Self.tag(filter)),\(photos)"
+        return .json(body, etag: etag(tag))
+    }
+
+    func region(_ request: HTTPRequest) throws -> HTTPResponse {
+        let parameters = try CatalogParameters(request, known: Self.regionParameters)
+        let south = try parameters.number("south", in: -90...90)
+        let west = try parameters.number("west", in: -180...180)
+        let north = try parameters.number("north", in: -90...90)
+        let east = try parameters.number("east", in: -180...180)
+        guard south <= north else {
+            throw CatalogParameters.invalid("south", "must not be greater than 'north'")
+        }
+        let limit = try parameters.integer("limit", default: 400, in: 1...5000)
+        let filter = try parameters.filter()
+
+        let query = RegionQuery(south: south, west: west, north: north, east: east, limit: limit, filter: filter)
+        let body = json.regionBody(catalog.region(query))
+        return .json(body, etag: etag("r\(south),\(west),\(north),\(east),\(limit),\(Self.tag(filter))"))
+    }
+
+    func photo(_ request: HTTPRequest) throws -> HTTPResponse {
+        let photoID = request.pathParameters["photoID"] ?? ""
+        guard let index = catalog.photoIndex(photoID: photoID) else {
+            throw HTTPError(.notFound, detail: "There is no photo with ID '\(photoID.prefix(80))'.")
+        }
+        return .json(json.photoBody(index), etag: etag("p\(index)"))
+    }
+
+    func boroughs() -> HTTPResponse {
+        .json(json.boroughsBody, etag: etag("b"))
+    }
+
+    /// A strong entity tag (RFC 9110 §8.8.3); the query part uses only `etagc` characters.
+    private func etag(_ query: String) -> String {
+        "\"\(catalog.dataVersion)-\(query)\""
+    }
+
+    private static func tag(_ radius: Double?) -> String {
+        radius.map { String($0) } ?? "_"
+    }
+
+    private static func tag(_ filter: PhotoFilter) -> String {
+        let borough = filter.borough.flatMap { Borough.allCases.firstIndex(of: $0) }
+        return "\(filter.fromYear.map(String.init) ?? "_"),\(filter.toYear.map(String.init) ?? "_"),\(borough.map(String.init) ?? "_")"
+    }
+}

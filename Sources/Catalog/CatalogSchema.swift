@@ -1,0 +1,50 @@
+import SQLite
+
+/// The catalog database layout. The catalog is rebuilt, never migrated: a file with
+/// another `formatVersion` is simply rebuilt from the source data.
+enum CatalogSchema {
+    /// Bump whenever the tables or the meaning of a stored value change.
+    static let formatVersion = 1
+
+    static let metaFormatVersion = "format_version"
+    static let metaLocationsDigest = "locations_sha256"
+    static let metaBoroughsDigest = "boroughs_sha256"
+
+    /// `position` columns keep the source file's order: locations by line,
+    /// photos in file order, years in record order.
+    static let statements = """
+        CREATE TABLE catalog_meta (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE locations (
+            position INTEGER PRIMARY KEY,
+            location_id TEXT NOT NULL UNIQUE,
+            latitude REAL NOT NULL,
+            longitude REAL NOT NULL,
+            borough TEXT,
+            intersection TEXT
+        );
+        CREATE TABLE photos (
+            position INTEGER PRIMARY KEY,
+            photo_id TEXT NOT NULL UNIQUE,
+            location INTEGER NOT NULL REFERENCES locations(position),
+            title TEXT,
+            date TEXT,
+            folder TEXT,
+            text TEXT,
+            width INTEGER NOT NULL,
+            height INTEGER NOT NULL,
+            thumbnail_url TEXT NOT NULL,
+            photo_url TEXT NOT NULL,
+            nypl_url TEXT NOT NULL,
+            intersection TEXT
+        );
+        CREATE TABLE photo_years (
+            photo INTEGER NOT NULL REFERENCES photos(position),
+            position INTEGER NOT NULL,
+            year TEXT NOT NULL,
+            PRIMARY KEY (photo, position)
+        ) WITHOUT ROWID;
+        """
+}

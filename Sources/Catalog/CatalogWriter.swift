@@ -1,0 +1,48 @@
+import SQLite
+
+/// Inserts location records into a fresh catalog database with statements prepared once.
+///
+/// Not `Sendable`: it owns statements of one connection.
+final class CatalogWriter {
+    private let insertLocation: Statement
+    private let insertPhoto: Statement
+    private let insertYear: Statement
+    private var photoCount = 0
+
+    init(connection: Connection) throws {
+        insertLocation = try connection.prepare(
+            "INSERT INTO locations (position, location_id, latitude, longitude, borough, intersection) VALUES (?, ?, ?, ?, ?, ?)")
+        insertPhoto = try connection.prepare(
+            """
+            INSERT INTO photos (position, photo_id, location, title, date, folder, text, width, height,
+                                thumbnail_url, photo_url, nypl_url, intersection)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        insertYear = try connection.prepare("INSERT INTO photo_years (photo, position, year) VALUES (?, ?, ?)")
+    }
+
+    /// Writes one location (line `position` of the source, 0-based) and its photos.
+    /// A repeated locationID or photo ID fails on the UNIQUE constraints.
+    func insert(_ record: LocationRecord, position: Int) throws {
+        try insertLocation.bind([
+            SQLiteValue(position), .text(CatalogLocation.identifier(latitude: record.latitude, longitude: record.longitude)),
+            .real(record.latitude), .real(record.longitude), SQLiteValue(record.borough?.rawValue),
+            SQLiteValue(record.intersection),
+        ])
+        try insertLocation.step()
+        for photo in record.photos {
+            try insertPhoto.bind([
+                SQLiteValue(photoCount), .text(photo.photoID), SQLiteValue(position), SQLiteValue(photo.title),
+                SQLiteValue(photo.date), SQLiteValue(photo.folder), SQLiteValue(photo.text), SQLiteValue(photo.width),
+                SQLiteValue(photo.height), .text(photo.thumbnailURL), .text(photo.photoURL), .text(photo.nyplURL),
+                SQLiteValue(photo.intersection),
+            ])
+            try insertPhoto.step()
+            for (index, year) in photo.years.enumerated() {
+                try insertYear.bind([SQLiteValue(photoCount), SQLiteValue(index), .text(year)])
+                try insertYear.step()
+            }
+            photoCount += 1
+        }
+    }
+}

@@ -1,0 +1,160 @@
+/// The whole photo catalog in memory, immutable once loaded, with its spatial index.
+/// Loaded from the SQLite catalog at start; queries never touch the database.
+///
+/// `Sendable`: every stored property is an immutable value.
+public final class PhotoCatalog: Sendable {
+    /// All locations, ordered by `locationID`, so index order breaks distance ties.
+    public let locations: [CatalogLocation]
+    /// All photos, each location's photos contiguous and in source-file order.
+    public let photos: [CatalogPhoto]
+    /// Changes whenever the source data does: a strong validator for ETags.
+    public let dataVersion: String
+    /// The five boroughs in `Borough.allCases` order.
+    public let boroughSummaries: [BoroughSummary]
+
+    /// Per-location fields the queries read, kept apart from `locations` so the hot
+    /// loops do not copy (and retain the strings of) whole `CatalogLocation` values.
+    private let latitudes: [Double]
+    private let longitudes: [Double]
+    private let boroughs: [Borough?]
+    private let photoRanges: [Range<Int>]
+    private let photoIndexByID: [String: Int]
+    private let index: SpatialIndex
+    /// Location indices ordered by latitude, and those latitudes, for region scans.
+    private let latitudeOrder: [Int32]
+    private let sortedLatitudes: [Double]
+
+    /// - Parameters:
+    ///   - sourceOrderLocations: in source order; their `photos` ranges index `photos`.
+    ///   - photos: in source order; `locationIndex` is the source position of their location.
+    init(sourceOrderLocations: [CatalogLocation], photos sourcePhotos: [CatalogPhoto], dataVersion: String) {
+        let order = sourceOrderLocations.indices.sorted {
+            sourceOrderLocations[$0].locationID.utf8.lexicographicallyPrecedes(sourceOrderLocations[$1].locationID.utf8)
+        }
+        var newIndex = [Int](repeating: 0, count: order.count)
+        for (position, source) in order.enumerated() { newIndex[source] = position }
+        let locations = order.map { sourceOrderLocations[$0] }
+        let photos = sourcePhotos.map { $0.relocated(to: newIndex[$0.locationIndex]) }
+        self.locations = locations
+        self.photos = photos
+        self.dataVersion = dataVersion
+        latitudes = locations.map(\.latitude)
+        longitudes = locations.map(\.longitude)
+        boroughs = locations.map(\.borough)
+        photoRanges = locations.map(\.photos)
+
+        var photoIndexByID: [String: Int] = [:]
+        photoIndexByID.reserveCapacity(photos.count)
+        for (offset, photo) in photos.enumerated() { photoIndexByID[photo.photoID] = offset }
+        self.photoIndexByID = photoIndexByID
+
+        index = SpatialIndex(vectors: locations.map { GreatCircle.unitVector(latitude: $0.latitude, longitude: $0.longitude) })
+        let byLatitude = locations.indices.sorted { locations[$0].latitude < locations[$1].latitude }
+        latitudeOrder = byLatitude.map { Int32($0) }
+        sortedLatitudes = byLatitude.map { locations[$0].latitude }
+        boroughSummaries = Self.summaries(locations)
+    }
+
+    /// The index in `photos` of a photo ID, or nil.
+    public func photoIndex(photoID: String) -> Int? {
+        photoIndexByID[photoID]
+    }
+
+    /// The indices in `photos` of a location's photos, in source order
+    /// (the same as `locations[location].photos`, without copying the location).
+    public func photoRange(location: Int) -> Range<Int> {
+        photoRanges[location]
+    }
+
+    /// How many photos of a location match the filter's years (the borough is not checked).
+    public func photoCount(location: Int, filter: PhotoFilter) -> Int {
+        let range = photoRanges[location]
+        guard filter.filtersYears else { return range.count }
+        var count = 0
+        for photo in range where filter.matches(years: photos[photo].yearNumbers) { count += 1 }
+        return count
+    }
+
+    /// The nearest locations with at least one photo matching the filter, nearest first,
+    /// ties by `locationID`; exact for any point on the globe.
+    public func nearby(_ query: NearbyQuery) -> [NearbyMatch] {
+        let vector = GreatCircle.unitVector(latitude: query.latitude, longitude: query.longitude)
+        var counts: [Int: Int] = [:]
+        let found = index.nearest(to: vector, limit: query.limit, maxDistance: query.radius ?? .infinity) { location in
+            if let borough = query.filter.borough, boroughs[location] != borough { return nil }
+            if query.filter.filtersYears {
+                let count = photoCount(location: location, filter: query.filter)
+                guard count > 0 else { return nil }
+                counts[location] = count
+            }
+            return GreatCircle.distance(
+                latitude1: query.latitude, longitude1: query.longitude,
+                latitude2: latitudes[location], longitude2: longitudes[location])
+        }
+        return found.map { match in
+            NearbyMatch(
+                location: match.location, distance: match.distance,
+                photoCount: counts[match.location] ?? photoRanges[match.location].count)
+        }
+    }
+
+    /// The locations inside the box with at least one photo matching the filter,
+    /// by matching photo count descending, then `locationID`.
+    public func region(_ query: RegionQuery) -> RegionResult {
+        var matches: [RegionMatch] = []
+        var slot = lowerBound(latitude: query.south)
+        while slot < sortedLatitudes.count, sortedLatitudes[slot] <= query.north {
+            let location = Int(latitudeOrder[slot])
+            slot += 1
+            guard query.containsLongitude(longitudes[location]) else { continue }
+            if let borough = query.filter.borough, boroughs[location] != borough { continue }
+            let range = photoRanges[location]
+            if query.filter.filtersYears {
+                var count = 0
+                var first = -1
+                for photo in range where query.filter.matches(years: photos[photo].yearNumbers) {
+                    if first < 0 { first = photo }
+                    count += 1
+                }
+                if count > 0 { matches.append(RegionMatch(location: location, photoCount: count, firstPhoto: first)) }
+            } else {
+                matches.append(RegionMatch(location: location, photoCount: range.count, firstPhoto: range.lowerBound))
+            }
+        }
+        let total = matches.count
+        let ordered: (RegionMatch, RegionMatch) -> Bool = {
+            $0.photoCount != $1.photoCount ? $0.photoCount > $1.photoCount : $0.location < $1.location
+        }
+        matches.sort(by: ordered)
+        if query.limit < total { matches.removeSubrange(query.limit...) }
+        return RegionResult(matches: matches, total: total)
+    }
+
+    /// The first slot whose latitude is `>= latitude`.
+    private func lowerBound(latitude: Double) -> Int {
+        var low = 0, high = sortedLatitudes.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sortedLatitudes[mid] < latitude { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    private static func summaries(_ locations: [CatalogLocation]) -> [BoroughSummary] {
+        Borough.allCases.map { borough in
+            let inside = locations.filter { $0.borough == borough }
+            let bbox = inside.first.map { first in
+                inside.reduce(
+                    BoroughSummary.BoundingBox(
+                        south: first.latitude, west: first.longitude, north: first.latitude, east: first.longitude)
+                ) { box, location in
+                    BoroughSummary.BoundingBox(
+                        south: min(box.south, location.latitude), west: min(box.west, location.longitude),
+                        north: max(box.north, location.latitude), east: max(box.east, location.longitude))
+                }
+            }
+            return BoroughSummary(
+                borough: borough, locationCount: inside.count, photoCount: inside.reduce(0) { $0 + $1.photos.count }, bbox: bbox)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/// Which photos a query keeps: a closed year range and a borough, each optional.
+public struct PhotoFilter: Sendable, Hashable {
+    /// Photos with at least one year `>= fromYear`; undated photos never match.
+    public var fromYear: Int?
+    /// Photos with at least one year `<= toYear`; undated photos never match.
+    public var toYear: Int?
+    /// Only locations inside this borough.
+    public var borough: Borough?
+
+    public init(fromYear: Int? = nil, toYear: Int? = nil, borough: Borough? = nil) {
+        self.fromYear = fromYear
+        self.toYear = toYear
+        self.borough = borough
+    }
+
+    /// Whether the filter looks at photo years at all.
+    public var filtersYears: Bool { fromYear != nil || toYear != nil }
+
+    /// Whether one of `years` lies in the closed range `fromYear...toYear`.
+    public func matches(years: [Int]) -> Bool {
+        let lower = fromYear ?? Int.min
+        let upper = toYear ?? Int.max
+        return years.contains { $0 >= lower && $0 <= upper }
+    }
+}

@@ -1,0 +1,44 @@
+import Crypto
+import Foundation
+
+/// The two source files a catalog is built from, and their SHA-256 digests, which
+/// tell whether an existing catalog database was built from the same data.
+struct SourceFiles: Sendable, Equatable {
+    static let locationsFileName = "oldnyc-locations.jsonl.gz"
+    static let boroughsFileName = "boroughs.geojson"
+
+    let locationsPath: String
+    let boroughsPath: String
+    /// Lowercase hex SHA-256 of each file.
+    let locationsDigest: String
+    let boroughsDigest: String
+
+    init(directory: String) throws {
+        locationsPath = (directory as NSString).appendingPathComponent(Self.locationsFileName)
+        boroughsPath = (directory as NSString).appendingPathComponent(Self.boroughsFileName)
+        locationsDigest = try Self.digest(of: locationsPath)
+        boroughsDigest = try Self.digest(of: boroughsPath)
+    }
+
+    /// A short tag for the data: it changes whenever either file does.
+    static func dataVersion(locationsDigest: String, boroughsDigest: String) -> String {
+        let digest = SHA256.hash(data: Array("\(locationsDigest)\n\(boroughsDigest)".utf8))
+        return digest.prefix(10).map { byte in
+            let hex = String(byte, radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined()
+    }
+
+    private static func digest(of path: String) throws -> String {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        } catch {
+            throw CatalogError.unreadableFile(path: path, reason: "\(error)")
+        }
+        return SHA256.hash(data: data).map { byte in
+            let hex = String(byte, radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined()
+    }
+}
