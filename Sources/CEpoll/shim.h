@@ -1,0 +1,3 @@
+// Linux readiness APIs that the Swift Glibc module does not import.
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
