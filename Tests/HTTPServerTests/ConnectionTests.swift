@@ -37,6 +37,19 @@ import TestSupport
         }
     }
 
+    @Test func largePipelinedResponsesSurvivePartialWrites() throws {
+        try TestServer.with { server in
+            let client = try server.client()
+            try client.send(String(repeating: "GET /huge HTTP/1.1\r\nHost: t\r\n\r\n", count: 3) + Self.hello)
+            for _ in 0..<3 {
+                let response = try client.readResponse()
+                #expect(response.status == 200)
+                #expect(response.body == TestServer.hugeBody)
+            }
+            #expect(try client.readResponse().bodyText == #"{"message":"hello"}"#)
+        }
+    }
+
     @Test func http10ClosesByDefault() throws {
         try TestServer.with { server in
             let client = try server.client()

@@ -13,6 +13,9 @@ struct TestServer {
     /// A body larger than the gzip threshold, with a strong ETag.
     static let bigBody: [UInt8] = Array(("{\"items\":[" + (0..<300).map { "\"item-\($0)\"" }.joined(separator: ",") + "]}").utf8)
 
+    /// A response far larger than a socket buffer, so writes are partial and wait for EPOLLOUT.
+    static let hugeBody: [UInt8] = (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+
     /// Signalled by `/gate`'s handler when it starts, so a test knows a request is in flight.
     final class Signals: Sendable {
         let slowStarted = Mutex(0)
@@ -23,6 +26,9 @@ struct TestServer {
         router.add(.get, "/hello", .immediate { _ in .json(Array(#"{"message":"hello"}"#.utf8)) })
         router.add(.delete, "/hello", .immediate { _ in .empty(.noContent) })
         router.add(.get, "/big", .immediate { _ in .json(bigBody, etag: HTTPResponse.strongETag(for: bigBody)) })
+        router.add(.get, "/huge", .immediate { _ in
+            HTTPResponse(headers: HTTPHeaders([("Content-Type", "application/octet-stream")]), body: hugeBody)
+        })
         router.add(.get, "/items/{id}", .immediate { request in
             .json(Array("{\"id\":\"\(request.pathParameters["id"] ?? "")\",\"path\":\"\(request.path)\"}".utf8))
         })
