@@ -1,3 +1,4 @@
+import CEpoll
 import Dispatch
 import Glibc
 import Logging
@@ -99,7 +100,7 @@ public final class HTTPServer: @unchecked Sendable {
         let context = ServerContext(
             configuration: configuration, router: router, logger: logger, workers: workers,
             listenDescriptor: listenDescriptor)
-        let loopCount = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let loopCount = Self.usableCPUCount()
         var loops: [EventLoop] = []
         var threads: [NativeThread] = []
         let finished = DispatchGroup()
@@ -121,6 +122,17 @@ public final class HTTPServer: @unchecked Sendable {
         return Running(
             listenDescriptor: listenDescriptor, port: port, loops: loops, threads: threads, workers: workers,
             finished: finished)
+    }
+
+    /// One event loop per CPU this process may run on: the affinity mask (taskset, cpusets),
+    /// not every CPU online, since two loops sharing a core only add scheduling delay.
+    private static func usableCPUCount() -> Int {
+        var set = cpu_set_t()
+        guard sched_getaffinity(0, MemoryLayout<cpu_set_t>.size, &set) == 0 else {
+            return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        }
+        let count = withUnsafeBytes(of: &set) { bytes in bytes.reduce(0) { $0 + $1.nonzeroBitCount } }
+        return max(1, count)
     }
 
     /// Lifts the soft `RLIMIT_NOFILE` to the hard limit: each connection is a descriptor.
