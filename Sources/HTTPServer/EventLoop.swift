@@ -69,7 +69,8 @@ final class EventLoop: @unchecked Sendable {
         // Only the first task of a batch needs a wake-up: the loop drains all of them.
         if wasEmpty {
             var one: UInt64 = 1
-            _ = withUnsafeBytes(of: &one) { write(wakeDescriptor, $0.baseAddress, 8) }
+            // Can only fail with EAGAIN, when the counter is saturated: a wake-up is pending anyway.
+            _ = try? systemCall("write(eventfd)") { withUnsafeBytes(of: &one) { write(wakeDescriptor, $0.baseAddress, 8) } }
         }
     }
 
@@ -80,12 +81,10 @@ final class EventLoop: @unchecked Sendable {
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         while running {
             let timeout: Int32 = connections.isEmpty && acceptResumesAt == nil ? -1 : Int32(sweepInterval / 1_000_000)
-            let count = events.withUnsafeMutableBufferPointer { buffer in
-                epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), timeout)
-            }
-            if count < 0 {
-                guard errno == EINTR else { throw .systemCall(name: "epoll_wait", errno: errno) }
-                continue
+            let count = try systemCallValue("epoll_wait") {
+                events.withUnsafeMutableBufferPointer { buffer in
+                    epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), timeout)
+                }
             }
             for index in 0..<Int(count) {
                 let descriptor = events[index].data.fd
@@ -153,7 +152,8 @@ final class EventLoop: @unchecked Sendable {
 
     private func drainTasks() {
         var counter: UInt64 = 0
-        _ = withUnsafeMutableBytes(of: &counter) { read(wakeDescriptor, $0.baseAddress, 8) }
+        // Resets the counter; EAGAIN (already reset by an earlier drain) is harmless.
+        _ = try? systemCall("read(eventfd)") { withUnsafeMutableBytes(of: &counter) { read(wakeDescriptor, $0.baseAddress, 8) } }
         let batch = tasks.withLock { queue in
             let batch = queue
             queue.removeAll(keepingCapacity: true)
@@ -176,8 +176,8 @@ final class EventLoop: @unchecked Sendable {
             do {
                 result = try withUnsafeMutablePointer(to: &address) { pointer throws(HTTPServerError) in
                     try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(HTTPServerError) in
-                        try systemCall("accept") {
-                            accept(context.listenDescriptor, raw, &length)
+                        try systemCall("accept4") {
+                            accept4(context.listenDescriptor, raw, &length, Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue))
                         }
                     }
                 }
@@ -213,15 +213,12 @@ final class EventLoop: @unchecked Sendable {
             Glibc.close(descriptor)
             return
         }
-        // accept4 is a GNU extension the Glibc module hides; one fcntl does the same.
-        guard fcntl(descriptor, F_SETFL, O_NONBLOCK) == 0 else {
-            context.openConnections.subtract(1, ordering: .relaxed)
-            Glibc.close(descriptor)
-            return
-        }
-        var enable: Int32 = 1
-        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &enable, socklen_t(MemoryLayout<Int32>.size))
-        do {
+        do throws(HTTPServerError) {
+            // Responses go out in one write each; Nagle would only delay them.
+            var enable: Int32 = 1
+            _ = try systemCallValue("setsockopt(TCP_NODELAY)") {
+                setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &enable, socklen_t(MemoryLayout<Int32>.size))
+            }
             try control(EPOLL_CTL_ADD, descriptor, events: EPOLLIN.rawValue)
         } catch {
             context.openConnections.subtract(1, ordering: .relaxed)
