@@ -68,8 +68,9 @@ final class Connection {
     func handle(events: UInt32) {
         if events & Self.epollOut != 0 {
             flush()
-            if case .closed = state { return }
             if outboundStart == outbound.count { drive() }
+            // Closed by either: the descriptor number may already belong to someone else.
+            if case .closed = state { return }
         }
         if events & Self.epollIn != 0 {
             readAvailable()
@@ -129,6 +130,10 @@ final class Connection {
         if case .lingering = state { return }
         if inboundStart == inbound.count {
             inbound.removeAll(keepingCapacity: true)
+            inboundStart = 0
+        } else if inboundStart > 0 {
+            // Keep only the unparsed tail (a partial pipelined request), so the buffer cannot grow without bound.
+            inbound.removeSubrange(0..<inboundStart)
             inboundStart = 0
         }
         inbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
@@ -363,6 +368,7 @@ final class Connection {
     /// Writes as much of `outbound` as the socket takes; on completion of a closing
     /// response, starts the lingering close.
     private func flush() {
+        if case .closed = state { return }
         while outboundStart < outbound.count {
             let result: IOResult<Int>
             do {

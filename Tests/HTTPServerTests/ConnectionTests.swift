@@ -50,6 +50,23 @@ import TestSupport
         }
     }
 
+    @Test func manyPipelinedRequestsSplitAtArbitraryBytes() throws {
+        try TestServer.with { server in
+            let client = try server.client()
+            let requests = Array((0..<200).map { "GET /items/\($0) HTTP/1.1\r\nHost: t\r\n\r\n" }.joined().utf8)
+            var offset = 0
+            while offset < requests.count {
+                let end = min(offset + 37, requests.count)
+                try client.send(Array(requests[offset..<end]))
+                offset = end
+            }
+            for index in 0..<200 {
+                let response = try client.readResponse()
+                #expect(response.bodyText.contains("\"id\":\"\(index)\""))
+            }
+        }
+    }
+
     @Test func http10ClosesByDefault() throws {
         try TestServer.with { server in
             let client = try server.client()
