@@ -95,7 +95,20 @@ enum ResponseEncoder {
     /// JSON, YAML and text bodies not already content-coded may be sent gzipped.
     private static func isCompressible(_ headers: HTTPHeaders) -> Bool {
         guard !headers.contains("Content-Encoding"), let type = headers["Content-Type"] else { return false }
-        return type.contains("json") || type.contains("yaml") || type.hasPrefix("text/")
+        let bytes = Array(type.utf8)
+        return contains(bytes, "json") || contains(bytes, "yaml") || bytes.starts(with: "text/".utf8)
+    }
+
+    /// A byte search: `String.contains(String)` goes through grapheme-aware matching,
+    /// which showed up in profiles for what is an ASCII media type.
+    private static func contains(_ haystack: [UInt8], _ needle: StaticString) -> Bool {
+        let needle = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        guard haystack.count >= needle.count else { return false }
+        for start in 0...(haystack.count - needle.count)
+        where haystack[start] == needle[0] && haystack[start..<(start + needle.count)].elementsEqual(needle) {
+            return true
+        }
+        return false
     }
 
     private static func addVary(to headers: inout HTTPHeaders) {
