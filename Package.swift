@@ -16,6 +16,8 @@ let package = Package(
         // C libraries of the system, wrapped below.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // epoll and eventfd (Linux headers the Glibc module leaves out).
+        .systemLibrary(name: "CEpoll"),
 
         // Thin, safe wrappers over them.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
@@ -25,7 +27,7 @@ let package = Package(
         .target(
             name: "HTTPServer",
             dependencies: [
-                "Gzip",
+                "CEpoll", "Gzip",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

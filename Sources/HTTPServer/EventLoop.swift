@@ -1,0 +1,260 @@
+import Dispatch
+import CEpoll
+import Glibc
+import Synchronization
+
+/// One thread multiplexing many connections with epoll (level-triggered).
+///
+/// Why epoll rather than Dispatch sources: a Dispatch read source per connection costs a
+/// block allocation per event, hops through a global queue (a thread wake-up per
+/// readiness change) and needs locking around connection state touched from several
+/// queue threads. One `epoll_wait` returns a batch of ready sockets to a thread that owns
+/// them outright: no locks on the hot path, no allocation per event, and a wake-up only
+/// when the kernel has work. Workers hand results back through an `eventfd`.
+///
+/// Every loop registers the shared listening socket with `EPOLLEXCLUSIVE`, so the kernel
+/// wakes one loop per incoming connection and the accepted socket stays on that loop.
+///
+/// `@unchecked Sendable`: only `tasks` (a `Mutex`) and the `eventfd` write in `execute`
+/// are used from other threads; every other property is touched only on the loop's own
+/// thread, inside `run()` and the tasks it drains.
+final class EventLoop: @unchecked Sendable {
+    let context: ServerContext
+    private let epoll: Int32
+    private let wakeDescriptor: Int32
+    private let tasks = Mutex<[@Sendable () -> Void]>([])
+
+    private var connections: [Int32: Connection] = [:]
+    private var nextConnectionID: UInt64 = 0
+    private var listening = false
+    /// When accepting was paused after `EMFILE`/`ENFILE`, the time to resume.
+    private var acceptResumesAt: UInt64?
+    private(set) var shuttingDown = false
+    private var running = true
+    private var nextSweep: UInt64 = 0
+    /// How often deadlines are checked: a tenth of the shortest timeout, within 1…100 ms.
+    private let sweepInterval: UInt64
+    let dateCache = HTTPDateCache()
+    var requestIDs = RequestIDGenerator()
+    /// One read buffer for all of the loop's connections: a read copies out of it at once.
+    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+
+    static let acceptPause: UInt64 = 100_000_000
+
+    init(context: ServerContext) throws(HTTPServerError) {
+        self.context = context
+        epoll = try systemCallValue("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        do {
+            wakeDescriptor = try systemCallValue("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
+        } catch {
+            close(epoll)
+            throw error
+        }
+        let shortest = min(context.requestTimeout, context.idleTimeout) / 10
+        sweepInterval = min(max(shortest, 1_000_000), 100_000_000)
+    }
+
+    deinit {
+        close(wakeDescriptor)
+        close(epoll)
+        readBuffer.deallocate()
+    }
+
+    /// Runs `task` on the loop's thread. Safe to call from any thread.
+    func execute(_ task: @escaping @Sendable () -> Void) {
+        let wasEmpty = tasks.withLock { queue in
+            queue.append(task)
+            return queue.count == 1
+        }
+        // Only the first task of a batch needs a wake-up: the loop drains all of them.
+        if wasEmpty {
+            var one: UInt64 = 1
+            // Can only fail with EAGAIN, when the counter is saturated: a wake-up is pending anyway.
+            _ = try? systemCall("write(eventfd)") { withUnsafeBytes(of: &one) { write(wakeDescriptor, $0.baseAddress, 8) } }
+        }
+    }
+
+    /// The loop itself; returns once shutdown has closed every connection or was forced.
+    func run() throws(HTTPServerError) {
+        try control(EPOLL_CTL_ADD, wakeDescriptor, events: EPOLLIN.rawValue)
+        try startListening()
+        var events = [epoll_event](repeating: epoll_event(), count: 256)
+        while running {
+            let timeout: Int32 = connections.isEmpty && acceptResumesAt == nil ? -1 : Int32(sweepInterval / 1_000_000)
+            let count = try systemCallValue("epoll_wait") {
+                events.withUnsafeMutableBufferPointer { buffer in
+                    epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), timeout)
+                }
+            }
+            for index in 0..<Int(count) {
+                let descriptor = events[index].data.fd
+                let flags = events[index].events
+                if descriptor == wakeDescriptor {
+                    drainTasks()
+                } else if descriptor == context.listenDescriptor {
+                    acceptConnections()
+                } else if let connection = connections[descriptor] {
+                    connection.handle(events: flags)
+                }
+            }
+            let now = MonotonicClock.now()
+            if now >= nextSweep {
+                nextSweep = now + sweepInterval
+                sweep(now: now)
+            }
+        }
+        for connection in Array(connections.values) { connection.close() }
+    }
+
+    // MARK: Shutdown (run as tasks on the loop)
+
+    /// Stops accepting, closes idle connections and lets the others finish their current
+    /// request with `Connection: close`. `stoppedAccepting` is left once the listening
+    /// socket is out of this loop's epoll set, so the server may close it.
+    func beginShutdown(stoppedAccepting: DispatchGroup) {
+        shuttingDown = true
+        if listening {
+            _ = try? control(EPOLL_CTL_DEL, context.listenDescriptor, events: 0)
+            listening = false
+        }
+        acceptResumesAt = nil
+        stoppedAccepting.leave()
+        for connection in Array(connections.values) { connection.shutdownRequested() }
+        if connections.isEmpty { running = false }
+    }
+
+    /// After the grace period: leave the loop, closing whatever is still open.
+    func forceStop() {
+        running = false
+    }
+
+    // MARK: Connections
+
+    /// Delivers a worker's response to the connection that asked for it, if it is still open.
+    func deliver(_ response: HTTPResponse, to descriptor: Int32, connectionID: UInt64) {
+        guard let connection = connections[descriptor], connection.id == connectionID else { return }
+        connection.handlerFinished(response)
+    }
+
+    func connectionClosed(_ connection: Connection) {
+        connections.removeValue(forKey: connection.descriptor)
+        context.openConnections.subtract(1, ordering: .relaxed)
+        if shuttingDown && connections.isEmpty { running = false }
+    }
+
+    func updateInterest(_ descriptor: Int32, events: UInt32) {
+        do {
+            try control(EPOLL_CTL_MOD, descriptor, events: events)
+        } catch {
+            connections[descriptor]?.close()
+        }
+    }
+
+    private func drainTasks() {
+        var counter: UInt64 = 0
+        // Resets the counter; EAGAIN (already reset by an earlier drain) is harmless.
+        _ = try? systemCall("read(eventfd)") { withUnsafeMutableBytes(of: &counter) { read(wakeDescriptor, $0.baseAddress, 8) } }
+        let batch = tasks.withLock { queue in
+            let batch = queue
+            queue.removeAll(keepingCapacity: true)
+            return batch
+        }
+        for task in batch { task() }
+    }
+
+    private func startListening() throws(HTTPServerError) {
+        guard !shuttingDown else { return }
+        try control(EPOLL_CTL_ADD, context.listenDescriptor, events: EPOLLIN.rawValue | EPOLLEXCLUSIVE.rawValue)
+        listening = true
+    }
+
+    private func acceptConnections() {
+        for _ in 0..<64 {
+            var address = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let result: IOResult<Int32>
+            do {
+                result = try withUnsafeMutablePointer(to: &address) { pointer throws(HTTPServerError) in
+                    try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(HTTPServerError) in
+                        try systemCall("accept4") {
+                            accept4(context.listenDescriptor, raw, &length, Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue))
+                        }
+                    }
+                }
+            } catch .systemCall(_, let code) where [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(code) {
+                // Out of descriptors: the pending connection stays in the backlog and the
+                // socket stays readable, so stop polling it for a moment instead of spinning.
+                pauseAccepting()
+                return
+            } catch {
+                // ECONNABORTED and friends: that one connection failed; try the next.
+                continue
+            }
+            switch result {
+            case .done(let descriptor):
+                adopt(descriptor, address: address)
+            case .wouldBlock:
+                return
+            }
+        }
+    }
+
+    private func pauseAccepting() {
+        guard listening else { return }
+        _ = try? control(EPOLL_CTL_DEL, context.listenDescriptor, events: 0)
+        listening = false
+        acceptResumesAt = MonotonicClock.now() + Self.acceptPause
+    }
+
+    private func adopt(_ descriptor: Int32, address: sockaddr_in) {
+        let open = context.openConnections.add(1, ordering: .relaxed).newValue
+        guard open <= context.configuration.maxConnections, !shuttingDown else {
+            context.openConnections.subtract(1, ordering: .relaxed)
+            Glibc.close(descriptor)
+            return
+        }
+        do throws(HTTPServerError) {
+            // Responses go out in one write each; Nagle would only delay them.
+            var enable: Int32 = 1
+            _ = try systemCallValue("setsockopt(TCP_NODELAY)") {
+                setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &enable, socklen_t(MemoryLayout<Int32>.size))
+            }
+            try control(EPOLL_CTL_ADD, descriptor, events: EPOLLIN.rawValue)
+        } catch {
+            context.openConnections.subtract(1, ordering: .relaxed)
+            Glibc.close(descriptor)
+            return
+        }
+        nextConnectionID &+= 1
+        let connection = Connection(
+            descriptor: descriptor, id: nextConnectionID, remoteAddress: Self.describe(address), loop: self)
+        connections[descriptor] = connection
+        connection.started(now: MonotonicClock.now())
+    }
+
+    private func sweep(now: UInt64) {
+        if let resume = acceptResumesAt, now >= resume, !shuttingDown {
+            acceptResumesAt = nil
+            do {
+                try startListening()
+            } catch {
+                acceptResumesAt = now + Self.acceptPause
+            }
+        }
+        for connection in connections.values where connection.deadline <= now {
+            connection.deadlinePassed()
+        }
+    }
+
+    private func control(_ operation: Int32, _ descriptor: Int32, events: UInt32) throws(HTTPServerError) {
+        var event = epoll_event(events: events, data: epoll_data_t(fd: descriptor))
+        _ = try systemCallValue("epoll_ctl") { epoll_ctl(epoll, operation, descriptor, &event) }
+    }
+
+    private static func describe(_ address: sockaddr_in) -> String {
+        var address = address
+        var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+        guard inet_ntop(AF_INET, &address.sin_addr, &text, socklen_t(text.count)) != nil else { return "" }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

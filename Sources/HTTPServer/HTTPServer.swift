@@ -1,0 +1,181 @@
+import CEpoll
+import Dispatch
+import Glibc
+import Logging
+import Synchronization
+
+/// An HTTP/1.1 server on non-blocking sockets: one epoll event loop per core sharing a
+/// listening socket, and a pool of worker threads for blocking handlers.
+///
+/// `@unchecked Sendable`: the mutable state (`state`) lives in a `Mutex`; the other stored
+/// properties are immutable after `init`, and the loops, pool and context they reach are
+/// `Sendable` themselves. `shutdown()` may be called from any thread, e.g. a signal handler's queue.
+public final class HTTPServer: @unchecked Sendable {
+    private let configuration: HTTPServerConfiguration
+    private let router: Router
+    private let logger: Logger
+
+    private enum Phase {
+        case idle
+        case running(Running)
+        case stopped
+    }
+
+    private struct Running {
+        var listenDescriptor: Int32
+        var port: Int
+        var loops: [EventLoop]
+        var threads: [NativeThread]
+        var workers: WorkerPool
+        var finished: DispatchGroup
+    }
+
+    private let state = Mutex<Phase>(.idle)
+    /// Held for the whole of `shutdown()`, so a second caller waits for the first to finish.
+    private let shutdownLock = Mutex<Void>(())
+
+    public init(configuration: HTTPServerConfiguration, router: Router, logger: Logger) {
+        self.configuration = configuration
+        self.router = router
+        self.logger = logger
+    }
+
+    /// The bound port (the ephemeral one when configured with 0), or 0 before `start()`.
+    public var port: Int {
+        state.withLock { phase in
+            if case .running(let running) = phase { return running.port }
+            return 0
+        }
+    }
+
+    /// Binds, listens and starts the event loops and worker pool; returns once listening.
+    public func start() throws {
+        try state.withLock { phase throws(HTTPServerError) in
+            guard case .idle = phase else { throw .notStartable }
+            // A peer that hangs up must not kill the process: sends use MSG_NOSIGNAL too.
+            signal(SIGPIPE, SIG_IGN)
+            Self.raiseDescriptorLimit()
+            let (descriptor, port) = try Self.listen(host: configuration.host, port: configuration.port)
+            do throws(HTTPServerError) {
+                phase = .running(try startLoops(listenDescriptor: descriptor, port: port))
+            } catch {
+                Glibc.close(descriptor)
+                throw error
+            }
+        }
+        logger.info("listening", metadata: ["host": .string(configuration.host), "port": .stringConvertible(port)])
+    }
+
+    /// Graceful: stop accepting, finish in-flight requests, close idle connections; returns
+    /// when all connections are closed or the grace period ran out. Idempotent.
+    public func shutdown() {
+        shutdownLock.withLock { _ in
+            let running: Running? = state.withLock { phase in
+                guard case .running(let running) = phase else { return nil }
+                phase = .stopped
+                return running
+            }
+            guard let running else { return }
+            let stoppedAccepting = DispatchGroup()
+            for loop in running.loops {
+                stoppedAccepting.enter()
+                loop.execute { loop.beginShutdown(stoppedAccepting: stoppedAccepting) }
+            }
+            stoppedAccepting.wait()
+            // No loop polls it any more: closing it now refuses new connections.
+            Glibc.close(running.listenDescriptor)
+            let graceEnds = DispatchTime.now() + .nanoseconds(Int(clamping: configuration.shutdownGracePeriod.nanoseconds))
+            if running.finished.wait(timeout: graceEnds) == .timedOut {
+                logger.warning("shutdown grace period ended; closing the remaining connections")
+                for loop in running.loops { loop.execute { loop.forceStop() } }
+            }
+            for thread in running.threads { thread.join() }
+            running.workers.stop()
+            logger.info("stopped")
+        }
+    }
+
+    private func startLoops(listenDescriptor: Int32, port: Int) throws(HTTPServerError) -> Running {
+        let workers = try WorkerPool(threadCount: configuration.workerThreads)
+        let context = ServerContext(
+            configuration: configuration, router: router, logger: logger, workers: workers,
+            listenDescriptor: listenDescriptor)
+        let loopCount = Self.usableCPUCount()
+        var loops: [EventLoop] = []
+        var threads: [NativeThread] = []
+        let finished = DispatchGroup()
+        for _ in 0..<loopCount {
+            let loop = try EventLoop(context: context)
+            loops.append(loop)
+            finished.enter()
+            let logger = self.logger
+            threads.append(
+                try NativeThread.spawn {
+                    do {
+                        try loop.run()
+                    } catch {
+                        logger.critical("event loop failed", metadata: ["error": "\(error)"])
+                    }
+                    finished.leave()
+                })
+        }
+        return Running(
+            listenDescriptor: listenDescriptor, port: port, loops: loops, threads: threads, workers: workers,
+            finished: finished)
+    }
+
+    /// One event loop per CPU this process may run on: the affinity mask (taskset, cpusets),
+    /// not every CPU online, since two loops sharing a core only add scheduling delay.
+    private static func usableCPUCount() -> Int {
+        var set = cpu_set_t()
+        guard sched_getaffinity(0, MemoryLayout<cpu_set_t>.size, &set) == 0 else {
+            return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        }
+        let count = withUnsafeBytes(of: &set) { bytes in bytes.reduce(0) { $0 + $1.nonzeroBitCount } }
+        return max(1, count)
+    }
+
+    /// Lifts the soft `RLIMIT_NOFILE` to the hard limit: each connection is a descriptor.
+    private static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(resource, &limit)
+    }
+
+    private static func listen(host: String, port: Int) throws(HTTPServerError) -> (Int32, Int) {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+        guard port >= 0, port <= 65535, inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
+            throw .invalidHost(host)
+        }
+        let descriptor = try systemCallValue("socket") {
+            socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        }
+        do {
+            var enable: Int32 = 1
+            _ = try systemCallValue("setsockopt(SO_REUSEADDR)") {
+                setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &enable, socklen_t(MemoryLayout<Int32>.size))
+            }
+            _ = try withUnsafePointer(to: &address) { pointer throws(HTTPServerError) in
+                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(HTTPServerError) in
+                    try systemCallValue("bind") { bind(descriptor, raw, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                }
+            }
+            _ = try systemCallValue("listen") { Glibc.listen(descriptor, SOMAXCONN) }
+            var bound = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = try withUnsafeMutablePointer(to: &bound) { pointer throws(HTTPServerError) in
+                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(HTTPServerError) in
+                    try systemCallValue("getsockname") { getsockname(descriptor, raw, &length) }
+                }
+            }
+            return (descriptor, Int(UInt16(bigEndian: bound.sin_port)))
+        } catch {
+            Glibc.close(descriptor)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// Everything tunable about the server: listen address, limits and timeouts.
+public struct HTTPServerConfiguration: Sendable {
+    /// An IPv4 address in dotted form.
+    public var host = "0.0.0.0"
+    /// 0 asks the kernel for an ephemeral port; read it back from `HTTPServer.port`.
+    public var port = 8080
+    /// Connections beyond this are accepted and closed at once, so the backlog drains.
+    public var maxConnections = 4096
+    /// Threads that run `RouteHandler.blocking` handlers.
+    public var workerThreads = 8
+    /// From the first byte of a request until its head (and body) is read; then 408 and close.
+    public var headReadTimeout: Duration = .seconds(10)
+    /// A keep-alive connection with no request in progress is closed after this long.
+    public var idleTimeout: Duration = .seconds(30)
+    /// Request line plus header fields → 431 beyond.
+    public var maxHeadBytes = 16 * 1024
+    /// Request-target → 414 beyond.
+    public var maxURIBytes = 8 * 1024
+    /// Request body → 413 beyond.
+    public var maxBodyBytes = 64 * 1024
+    /// How long `shutdown()` lets in-flight requests finish before closing what remains.
+    public var shutdownGracePeriod: Duration = .seconds(8)
+    /// The `Server` header value.
+    public var serverName = "past-nyc"
+
+    public init() {}
+
+    var parseLimits: ParseLimits {
+        ParseLimits(maxHeadBytes: maxHeadBytes, maxURIBytes: maxURIBytes, maxBodyBytes: maxBodyBytes)
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds, saturating, for the monotonic clock arithmetic of the event loop.
+    var nanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        guard seconds >= 0 else { return 0 }
+        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : whole &+ UInt64(attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,123 @@
+import Gzip
+
+/// Turns a handler's `HTTPResponse` into the bytes on the wire, adding what the server
+/// owns: `Date`, `Server`, `Content-Length`, `Connection`, `X-Request-ID`, CORS, `Vary`,
+/// gzip, `ETag` and the 304 of a matching `If-None-Match`, and dropping the body for HEAD.
+enum ResponseEncoder {
+    /// What the encoder needs to know of the request being answered.
+    struct Context {
+        var method: HTTPMethod
+        var requestHeaders: HTTPHeaders
+        var requestID: String
+        /// The connection closes after this response: send `Connection: close`.
+        var closing: Bool
+        /// HTTP/1.0 keep-alive: echo `Connection: keep-alive` (RFC 9112 §C.2.2).
+        var echoKeepAlive: Bool
+    }
+
+    /// The encoded response, with what the access log reports.
+    struct Encoded {
+        var bytes: [UInt8]
+        var status: HTTPStatus
+        var bodyBytes: Int
+    }
+
+    /// Bodies at or under this size are sent as they are: gzip would barely help.
+    static let minimumGzipBytes = 1024
+
+    static let exposedHeaders = "ETag, Retry-After, WWW-Authenticate, Location, X-Request-ID"
+
+    /// Header names the server sets itself; a handler's values for them are dropped.
+    private static let serverOwned = ["Content-Length", "Connection", "Date", "Server", "Transfer-Encoding", "X-Request-ID"]
+
+    static func encode(_ response: HTTPResponse, context: Context, serverName: String, date: [UInt8]) -> Encoded {
+        var status = response.status
+        var headers = response.headers
+        var body = response.body
+        for name in serverOwned where headers.contains(name) { headers.remove(name) }
+
+        let compressible = isCompressible(headers)
+        let wantsGzip = compressible && body.count > minimumGzipBytes && AcceptEncoding.allowsGzip(context.requestHeaders)
+        if compressible { addVary(to: &headers) }
+
+        if let etag = response.etag, status == .ok, context.method == .get || context.method == .head {
+            let gzipTag = EntityTag.gzipVariant(of: etag)
+            headers.set("ETag", wantsGzip ? gzipTag : etag)
+            if EntityTag.ifNoneMatch(context.requestHeaders, matchesAnyOf: [etag, gzipTag]) {
+                // RFC 9110 §15.4.5: a 304 carries the validators and Vary, never a body.
+                status = .notModified
+                headers.remove("Content-Type")
+                body = []
+            }
+        }
+        if wantsGzip, status != .notModified, let compressed = try? Gzip.compress(body) {
+            body = compressed
+            headers.set("Content-Encoding", "gzip")
+        }
+        if context.requestHeaders.contains("Origin") {
+            headers.set("Access-Control-Allow-Origin", "*")
+            headers.set("Access-Control-Expose-Headers", exposedHeaders)
+        }
+
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256 + body.count)
+        bytes.append(contentsOf: "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\nDate: ".utf8)
+        bytes.append(contentsOf: date)
+        appendField("Server", serverName, to: &bytes)
+        for (name, value) in headers { appendField(name, value, to: &bytes) }
+        appendField("X-Request-ID", context.requestID, to: &bytes)
+        // RFC 9110 §8.6: no Content-Length in 1xx and 204; in 304 it would describe the 200's body.
+        if status.code >= 200, status != .noContent, status != .notModified {
+            appendField("Content-Length", String(body.count), to: &bytes)
+        }
+        if context.closing {
+            appendField("Connection", "close", to: &bytes)
+        } else if context.echoKeepAlive {
+            appendField("Connection", "keep-alive", to: &bytes)
+        }
+        bytes.append(contentsOf: "\r\n\r\n".utf8)
+        let sendsBody = context.method != .head && status != .notModified && status != .noContent
+        if sendsBody { bytes.append(contentsOf: body) }
+        return Encoded(bytes: bytes, status: status, bodyBytes: sendsBody ? body.count : 0)
+    }
+
+    /// The interim `100 Continue` (RFC 9110 §15.2.1).
+    static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    @inline(__always)
+    private static func appendField(_ name: String, _ value: String, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: "\r\n".utf8)
+        bytes.append(contentsOf: name.utf8)
+        bytes.append(contentsOf: ": ".utf8)
+        bytes.append(contentsOf: value.utf8)
+    }
+
+    /// JSON, YAML and text bodies not already content-coded may be sent gzipped.
+    private static func isCompressible(_ headers: HTTPHeaders) -> Bool {
+        guard !headers.contains("Content-Encoding"), let type = headers["Content-Type"] else { return false }
+        let bytes = Array(type.utf8)
+        return contains(bytes, "json") || contains(bytes, "yaml") || bytes.starts(with: "text/".utf8)
+    }
+
+    /// A byte search: `String.contains(String)` goes through grapheme-aware matching,
+    /// which showed up in profiles for what is an ASCII media type.
+    private static func contains(_ haystack: [UInt8], _ needle: StaticString) -> Bool {
+        let needle = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        guard haystack.count >= needle.count else { return false }
+        for start in 0...(haystack.count - needle.count)
+        where haystack[start] == needle[0] && haystack[start..<(start + needle.count)].elementsEqual(needle) {
+            return true
+        }
+        return false
+    }
+
+    private static func addVary(to headers: inout HTTPHeaders) {
+        guard let vary = headers["Vary"] else {
+            headers.add("Vary", "Accept-Encoding")
+            return
+        }
+        if !RequestSemantics.listElements(vary).contains(where: { $0.caseInsensitiveEquals("Accept-Encoding") || $0 == "*" }) {
+            headers.set("Vary", vary + ", Accept-Encoding")
+        }
+    }
+}

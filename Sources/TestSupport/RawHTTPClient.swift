@@ -1,0 +1,190 @@
+import Glibc
+
+/// A test client speaking HTTP/1.1 over a plain blocking socket, byte for byte as the
+/// test writes it, so malformed and pipelined requests reach the server unaltered.
+/// Every read has a timeout: a test fails instead of hanging.
+///
+/// Not `Sendable`: one test task owns it.
+public final class RawHTTPClient {
+    public struct Response {
+        public var version: String
+        public var status: Int
+        public var reason: String
+        public var headers: [(name: String, value: String)]
+        public var body: [UInt8]
+
+        /// The first value of `name`, compared case-insensitively.
+        public func header(_ name: String) -> String? {
+            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
+
+        public func headerValues(_ name: String) -> [String] {
+            headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+        }
+
+        public var bodyText: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    public enum ClientError: Error, CustomStringConvertible {
+        case systemCall(String, errno: Int32)
+        case timedOut
+        case closedBeforeResponse(received: Int)
+        case malformedResponse(String)
+
+        public var description: String {
+            switch self {
+            case .systemCall(let name, let code): "\(name) failed with errno \(code)"
+            case .timedOut: "no response before the timeout"
+            case .closedBeforeResponse(let received): "the server closed the connection after \(received) bytes"
+            case .malformedResponse(let what): "malformed response: \(what)"
+            }
+        }
+    }
+
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var closedByPeer = false
+
+    /// Connects to 127.0.0.1:`port`; reads give up after `timeout`.
+    public init(port: Int, timeout: Duration = .seconds(5)) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw ClientError.systemCall("socket", errno: errno) }
+        let (seconds, attoseconds) = timeout.components
+        var interval = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(descriptor)
+            throw ClientError.systemCall("connect", errno: code)
+        }
+    }
+
+    deinit {
+        Glibc.close(descriptor)
+    }
+
+    public func send(_ text: String) throws {
+        try send(Array(text.utf8))
+    }
+
+    public func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw in
+                Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw ClientError.systemCall("send", errno: errno)
+            }
+            offset += written
+        }
+    }
+
+    /// Reads one response. `forHead`: the request was HEAD, so no body follows whatever
+    /// `Content-Length` says. Responses without `Content-Length` (1xx, 204, 304) have no body.
+    public func readResponse(forHead: Bool = false) throws -> Response {
+        let headEnd = try readUntilHeadEnd()
+        let headText = String(decoding: buffer[..<headEnd], as: UTF8.self)
+        buffer.removeFirst(headEnd + 4)
+        var lines = headText.split(separator: "\r\n", omittingEmptySubsequences: false)
+        let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2)
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
+            throw ClientError.malformedResponse("status line \(headText.prefix(80))")
+        }
+        var headers: [(name: String, value: String)] = []
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { throw ClientError.malformedResponse("field \(line)") }
+            headers.append((String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingSpaces()))
+        }
+        var response = Response(
+            version: String(statusLine[0]), status: status, reason: statusLine.count > 2 ? String(statusLine[2]) : "",
+            headers: headers, body: [])
+        if !forHead, let lengthText = response.header("Content-Length") {
+            guard let length = Int(lengthText) else { throw ClientError.malformedResponse("Content-Length \(lengthText)") }
+            try fill(atLeast: length)
+            response.body = Array(buffer[..<length])
+            buffer.removeFirst(length)
+        }
+        return response
+    }
+
+    /// Waits until the server closes the connection; true if it did before the timeout.
+    /// Any bytes received meanwhile are kept for `readResponse`.
+    public func waitForClose() throws -> Bool {
+        while !closedByPeer {
+            do {
+                try receive()
+            } catch ClientError.timedOut {
+                return false
+            } catch ClientError.systemCall(_, let code) where code == ECONNRESET {
+                return true
+            }
+        }
+        return true
+    }
+
+    /// Bytes received but not yet consumed by `readResponse`.
+    public var unreadBytes: [UInt8] { buffer }
+
+    private func readUntilHeadEnd() throws -> Int {
+        var searchFrom = 0
+        while true {
+            if buffer.count >= 4 {
+                for index in searchFrom...(buffer.count - 4)
+                where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
+                    return index
+                }
+                searchFrom = buffer.count - 3
+            }
+            guard !closedByPeer else { throw ClientError.closedBeforeResponse(received: buffer.count) }
+            try receive()
+        }
+    }
+
+    private func fill(atLeast count: Int) throws {
+        while buffer.count < count {
+            guard !closedByPeer else { throw ClientError.closedBeforeResponse(received: buffer.count) }
+            try receive()
+        }
+    }
+
+    private func receive() throws {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                buffer.append(contentsOf: chunk[..<count])
+                return
+            }
+            if count == 0 {
+                closedByPeer = true
+                return
+            }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: throw ClientError.timedOut
+            default: throw ClientError.systemCall("recv", errno: errno)
+            }
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingSpaces() -> String {
+        var text = Substring(self)
+        while text.first == " " { text = text.dropFirst() }
+        while text.last == " " { text = text.dropLast() }
+        return String(text)
+    }
+}

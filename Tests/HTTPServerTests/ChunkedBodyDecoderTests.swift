@@ -1,0 +1,108 @@
+import Testing
+
+@testable import HTTPServer
+
+@Suite struct ChunkedBodyDecoderTests {
+    private func decode(_ text: String, max: Int = 64 * 1024) -> (ChunkedBodyDecoder.Progress, [UInt8]) {
+        var decoder = ChunkedBodyDecoder(maxBodyBytes: max)
+        var body: [UInt8] = []
+        let progress = Array(text.utf8).withUnsafeBufferPointer { decoder.decode($0, into: &body) }
+        return (progress, body)
+    }
+
+    struct Valid: CustomTestStringConvertible, Sendable {
+        let encoded: String
+        let decoded: String
+        var testDescription: String { encoded.debugDescription }
+    }
+
+    static let valid: [Valid] = [
+        Valid(encoded: "0\r\n\r\n", decoded: ""),
+        Valid(encoded: "5\r\nhello\r\n0\r\n\r\n", decoded: "hello"),
+        Valid(encoded: "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n", decoded: "hello world"),
+        Valid(encoded: "A\r\n0123456789\r\n0\r\n\r\n", decoded: "0123456789"),
+        Valid(encoded: "a\r\n0123456789\r\n0\r\n\r\n", decoded: "0123456789"),
+        Valid(encoded: "005\r\nhello\r\n0\r\n\r\n", decoded: "hello"),
+        Valid(encoded: "5;name=value\r\nhello\r\n0\r\n\r\n", decoded: "hello"),
+        Valid(encoded: "5 ; name = \"quoted \\\" value\" ; flag\r\nhello\r\n0\r\n\r\n", decoded: "hello"),
+        Valid(encoded: "5\r\nhello\r\n0\r\nTrailer: ignored\r\nOther: too\r\n\r\n", decoded: "hello"),
+    ]
+
+    @Test(arguments: valid)
+    func decodesValidBodies(_ row: Valid) {
+        let (progress, body) = decode(row.encoded)
+        guard case .complete(let consumed) = progress else {
+            Issue.record("not complete: \(progress)")
+            return
+        }
+        #expect(consumed == row.encoded.utf8.count)
+        #expect(String(decoding: body, as: UTF8.self) == row.decoded)
+    }
+
+    @Test func decodesByteByByte() {
+        let encoded = Array("5;x=1\r\nhello\r\n6\r\n world\r\n0\r\nT: v\r\n\r\n".utf8)
+        var decoder = ChunkedBodyDecoder(maxBodyBytes: 1024)
+        var body: [UInt8] = []
+        var pending: [UInt8] = []
+        var finished = false
+        for byte in encoded {
+            pending.append(byte)
+            let progress = pending.withUnsafeBufferPointer { decoder.decode($0, into: &body) }
+            switch progress {
+            case .incomplete(let consumed):
+                pending.removeFirst(consumed)
+            case .complete(let consumed):
+                #expect(consumed == pending.count)
+                finished = true
+            case .invalid(let status, let reason):
+                Issue.record("\(status) \(reason)")
+                return
+            }
+        }
+        #expect(finished)
+        #expect(String(decoding: body, as: UTF8.self) == "hello world")
+    }
+
+    struct Invalid: CustomTestStringConvertible, Sendable {
+        let name: String
+        let encoded: String
+        let status: Int
+        var testDescription: String { name }
+    }
+
+    static let invalid: [Invalid] = [
+        Invalid(name: "non-hex size", encoded: "g\r\nhello\r\n0\r\n\r\n", status: 400),
+        Invalid(name: "empty size", encoded: "\r\nhello\r\n0\r\n\r\n", status: 400),
+        Invalid(name: "negative size", encoded: "-5\r\nhello\r\n0\r\n\r\n", status: 400),
+        Invalid(name: "size with 0x prefix", encoded: "0x5\r\nhello\r\n0\r\n\r\n", status: 400),
+        Invalid(name: "overflowing size", encoded: "ffffffffffffffffff\r\nhello\r\n", status: 400),
+        Invalid(name: "garbage after size", encoded: "5 garbage\r\nhello\r\n0\r\n\r\n", status: 400),
+        Invalid(name: "extension without name", encoded: "5;\r\nhello\r\n0\r\n\r\n", status: 400),
+        Invalid(name: "extension with bad value", encoded: "5;a=(b)\r\nhello\r\n0\r\n\r\n", status: 400),
+        Invalid(name: "unterminated quoted extension", encoded: "5;a=\"b\r\nhello\r\n0\r\n\r\n", status: 400),
+        Invalid(name: "missing CRLF after data", encoded: "5\r\nhelloXX0\r\n\r\n", status: 400),
+        Invalid(name: "bare LF after size", encoded: "5\nhello\r\n0\r\n\r\n", status: 400),
+        Invalid(name: "bare CR after size", encoded: "5\rhello\r\n0\r\n\r\n", status: 400),
+        Invalid(name: "malformed trailer", encoded: "0\r\nno colon here\r\n\r\n", status: 400),
+        Invalid(name: "too large", encoded: "10001\r\n", status: 413),
+    ]
+
+    @Test(arguments: invalid)
+    func refusesMalformedBodies(_ row: Invalid) {
+        let (progress, _) = decode(row.encoded)
+        guard case .invalid(let status, _) = progress else {
+            Issue.record("\(row.name): expected \(row.status), got \(progress)")
+            return
+        }
+        #expect(status.code == row.status)
+    }
+
+    @Test func refusesABodyThatGrowsPastTheLimitAcrossChunks() {
+        let (progress, _) = decode("4\r\nabcd\r\n4\r\nefgh\r\n0\r\n\r\n", max: 6)
+        guard case .invalid(let status, _) = progress else {
+            Issue.record("expected 413, got \(progress)")
+            return
+        }
+        #expect(status == .contentTooLarge)
+    }
+}

@@ -1,0 +1,210 @@
+import Testing
+import TestSupport
+
+@testable import HTTPServer
+
+@Suite struct ConnectionTests {
+    static let hello = "GET /hello HTTP/1.1\r\nHost: test\r\n\r\n"
+
+    @Test func keepAliveServesSeveralRequestsOnOneConnection() throws {
+        try TestServer.with { server in
+            let client = try server.client(timeout: .milliseconds(500))
+            for _ in 0..<3 {
+                try client.send(Self.hello)
+                let response = try client.readResponse()
+                #expect(response.status == 200)
+                #expect(response.bodyText == #"{"message":"hello"}"#)
+                #expect(response.header("Connection") == nil)
+                #expect(response.header("Content-Type") == "application/json; charset=utf-8")
+                #expect(response.header("Server") == "past-nyc")
+                #expect(response.header("Date")?.hasSuffix(" GMT") == true)
+            }
+            #expect(try client.waitForClose() == false)
+        }
+    }
+
+    @Test func pipelinedResponsesComeInRequestOrder() throws {
+        try TestServer.with { server in
+            let client = try server.client()
+            try client.send(
+                "GET /items/1 HTTP/1.1\r\nHost: t\r\n\r\nGET /slow HTTP/1.1\r\nHost: t\r\n\r\nGET /items/3 HTTP/1.1\r\nHost: t\r\n\r\n")
+            let first = try client.readResponse()
+            let second = try client.readResponse()
+            let third = try client.readResponse()
+            #expect(first.bodyText.contains(#""id":"1""#))
+            #expect(second.bodyText == #"{"slow":true}"#)
+            #expect(third.bodyText.contains(#""id":"3""#))
+        }
+    }
+
+    @Test func largePipelinedResponsesSurvivePartialWrites() throws {
+        try TestServer.with { server in
+            let client = try server.client()
+            try client.send(String(repeating: "GET /huge HTTP/1.1\r\nHost: t\r\n\r\n", count: 3) + Self.hello)
+            for _ in 0..<3 {
+                let response = try client.readResponse()
+                #expect(response.status == 200)
+                #expect(response.body == TestServer.hugeBody)
+            }
+            #expect(try client.readResponse().bodyText == #"{"message":"hello"}"#)
+        }
+    }
+
+    @Test func manyPipelinedRequestsSplitAtArbitraryBytes() throws {
+        try TestServer.with { server in
+            let client = try server.client()
+            let requests = Array((0..<200).map { "GET /items/\($0) HTTP/1.1\r\nHost: t\r\n\r\n" }.joined().utf8)
+            var offset = 0
+            while offset < requests.count {
+                let end = min(offset + 37, requests.count)
+                try client.send(Array(requests[offset..<end]))
+                offset = end
+            }
+            for index in 0..<200 {
+                let response = try client.readResponse()
+                #expect(response.bodyText.contains("\"id\":\"\(index)\""))
+            }
+        }
+    }
+
+    @Test func http10ClosesByDefault() throws {
+        try TestServer.with { server in
+            let client = try server.client()
+            try client.send("GET /hello HTTP/1.0\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.header("Connection") == "close")
+            #expect(try client.waitForClose())
+        }
+    }
+
+    @Test func http10KeepAliveIsEchoed() throws {
+        try TestServer.with { server in
+            let client = try server.client()
+            for _ in 0..<2 {
+                try client.send("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+                let response = try client.readResponse()
+                #expect(response.status == 200)
+                #expect(response.header("Connection") == "keep-alive")
+            }
+        }
+    }
+
+    @Test func connectionCloseIsHonoured() throws {
+        try TestServer.with { server in
+            let client = try server.client()
+            try client.send("GET /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.header("Connection") == "close")
+            #expect(try client.waitForClose())
+        }
+    }
+
+    @Test func headHasGetHeadersAndNoBody() throws {
+        try TestServer.with { server in
+            let client = try server.client()
+            try client.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\nHEAD /big HTTP/1.1\r\nHost: t\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+            let get = try client.readResponse()
+            let head = try client.readResponse(forHead: true)
+            // If HEAD had sent a body, it would be read as the next response and fail here.
+            let after = try client.readResponse()
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+            #expect(head.header("Content-Length") == String(get.body.count))
+            #expect(head.header("ETag") == get.header("ETag"))
+            #expect(after.bodyText == #"{"message":"hello"}"#)
+        }
+    }
+
+    @Test func expectContinueGetsInterimResponseThenTheFinalOne() throws {
+        try TestServer.with { server in
+            let client = try server.client()
+            try client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+            let interim = try client.readResponse()
+            #expect(interim.status == 100)
+            try client.send("hello")
+            let final = try client.readResponse()
+            #expect(final.status == 200)
+            #expect(final.bodyText == "hello")
+        }
+    }
+
+    @Test func expectContinueIsNotSentWhenTheBodyIsRefused() throws {
+        try TestServer.with { server in
+            let client = try server.client()
+            try client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 413)
+            #expect(response.header("Connection") == "close")
+            #expect(try client.waitForClose())
+        }
+    }
+
+    @Test func chunkedBodyIsDecodedAndEchoed() throws {
+        try TestServer.with { server in
+            let client = try server.client()
+            try client.send("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n")
+            try client.send("6\r\n world\r\n0\r\nX-Trailer: ignored\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+            let echo = try client.readResponse()
+            #expect(echo.status == 200)
+            #expect(echo.bodyText == "hello world")
+            #expect(try client.readResponse().status == 200)
+        }
+    }
+
+    @Test func contentLengthBodyArrivingInPiecesIsEchoed() throws {
+        try TestServer.with { server in
+            let client = try server.client()
+            try client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 11\r\n\r\nhello")
+            try client.send(" world")
+            #expect(try client.readResponse().bodyText == "hello world")
+        }
+    }
+
+    @Test func blockingHandlerDoesNotStallImmediateOnesOnOtherConnections() throws {
+        try TestServer.with({ $0.workerThreads = 1 }) { server in
+            let slow = try server.client()
+            try slow.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+            let fast = try server.client()
+            while server.signals.slowStarted.withLock({ $0 }) == 0 {
+                try fast.send(Self.hello)
+                #expect(try fast.readResponse().status == 200)
+            }
+            let started = ContinuousClock.now
+            try fast.send(Self.hello)
+            #expect(try fast.readResponse().status == 200)
+            #expect(ContinuousClock.now - started < .milliseconds(300))
+            #expect(try slow.readResponse().status == 200)
+        }
+    }
+
+    @Test func fiveHundredConcurrentConnectionsAreAllAnswered() throws {
+        try TestServer.with { server in
+            let clients = try (0..<500).map { _ in try server.client() }
+            for (index, client) in clients.enumerated() {
+                try client.send("GET /items/\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
+            }
+            for (index, client) in clients.enumerated() {
+                let response = try client.readResponse()
+                #expect(response.status == 200)
+                #expect(response.bodyText.contains("\"id\":\"\(index)\""))
+            }
+        }
+    }
+
+    @Test func connectionsBeyondTheCapAreClosed() throws {
+        try TestServer.with({ $0.maxConnections = 2 }) { server in
+            let first = try server.client()
+            let second = try server.client()
+            try first.send(Self.hello)
+            try second.send(Self.hello)
+            #expect(try first.readResponse().status == 200)
+            #expect(try second.readResponse().status == 200)
+            let third = try server.client()
+            #expect(try third.waitForClose())
+            try first.send(Self.hello)
+            #expect(try first.readResponse().status == 200)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Testing
+import TestSupport
+
+@testable import HTTPServer
+
+@Suite struct LimitTests {
+    struct Row: CustomTestStringConvertible, Sendable {
+        let name: String
+        let request: String
+        let status: Int
+        var testDescription: String { name }
+    }
+
+    static let rows: [Row] = [
+        Row(name: "head too large", request: "GET /hello HTTP/1.1\r\nHost: t\r\nX-Big: " + String(repeating: "b", count: 17 * 1024) + "\r\n\r\n", status: 431),
+        Row(name: "URI too long", request: "GET /" + String(repeating: "a", count: 9 * 1024) + " HTTP/1.1\r\nHost: t\r\n\r\n", status: 414),
+        Row(name: "body too large", request: "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 70000\r\n\r\n" + String(repeating: "x", count: 70000), status: 413),
+        Row(name: "chunked body too large", request: "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n" + String(repeating: "8000\r\n" + String(repeating: "y", count: 0x8000) + "\r\n", count: 3) + "0\r\n\r\n", status: 413),
+        Row(name: "malformed request line", request: "GARBAGE\r\n\r\n", status: 400),
+        Row(name: "smuggling: both framings", request: "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", status: 400),
+        Row(name: "bad chunk size", request: "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", status: 400),
+        Row(name: "unknown transfer coding", request: "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: br\r\n\r\n", status: 501),
+        Row(name: "unsupported version", request: "GET /hello HTTP/2.0\r\nHost: t\r\n\r\n", status: 505),
+    ]
+
+    @Test(arguments: rows)
+    func refusedRequestsGetProblemAndClose(_ row: Row) throws {
+        try TestServer.with { server in
+            let client = try server.client()
+            try client.send(row.request)
+            let response = try client.readResponse()
+            #expect(response.status == row.status)
+            #expect(response.header("Content-Type") == "application/problem+json")
+            #expect(response.header("Connection") == "close")
+            #expect(response.bodyText.contains("\"status\":\(row.status)"))
+            #expect(try client.waitForClose())
+        }
+    }
+
+    @Test func slowHeadGets408WhileOthersAreServed() throws {
+        try TestServer.with({ $0.headReadTimeout = .milliseconds(300) }) { server in
+            let slow = try server.client()
+            try slow.send("GET /hello HTTP/1.1\r\nHost: t\r\n")
+            let started = ContinuousClock.now
+            let other = try server.client()
+            try other.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try other.readResponse().status == 200)
+            let response = try slow.readResponse()
+            #expect(response.status == 408)
+            #expect(ContinuousClock.now - started >= .milliseconds(250))
+            #expect(response.header("Connection") == "close")
+            #expect(try slow.waitForClose())
+        }
+    }
+
+    @Test func trickledHeadStillTimesOut() throws {
+        try TestServer.with({ $0.headReadTimeout = .milliseconds(300) }) { server in
+            // The short read timeout paces the client: one byte, then up to 60 ms waiting for a close.
+            let slow = try server.client(timeout: .milliseconds(60))
+            let bytes = Array("GET /hello HTTP/1.1\r\nHost: t\r\nX-Slow: abcdefghijklmnopqrstuvwxyz".utf8)
+            var closed = false
+            for byte in bytes where !closed {
+                try slow.send([byte])
+                closed = try slow.waitForClose()
+            }
+            // Sending every byte takes over 2 s; a deadline that each byte extended would never fire.
+            #expect(closed)
+            #expect(try slow.readResponse().status == 408)
+        }
+    }
+
+    @Test func idleConnectionIsClosed() throws {
+        try TestServer.with({ $0.idleTimeout = .milliseconds(300) }) { server in
+            let client = try server.client()
+            try client.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try client.readResponse().status == 200)
+            let started = ContinuousClock.now
+            #expect(try client.waitForClose())
+            #expect(ContinuousClock.now - started >= .milliseconds(250))
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Testing
+
+@testable import HTTPServer
+
+@Suite struct ResponseEncoderTests {
+    @Test func formatsIMFFixdate() {
+        // RFC 9110 §5.6.7's own example.
+        #expect(HTTPDateCache.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDateCache.format(0) == "Thu, 01 Jan 1970 00:00:00 GMT")
+    }
+
+    @Test func problemBodyIsEscapedJSON() {
+        let response = HTTPError(.badRequest, detail: "bad \"lat\"\n\u{1}").problemResponse
+        #expect(String(decoding: response.body, as: UTF8.self)
+            == #"{"type":"about:blank","title":"Bad Request","status":400,"detail":"bad \"lat\"\n\u0001"}"#)
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+    }
+
+    @Test func serverOwnedHeadersFromHandlersAreReplaced() {
+        var response = HTTPResponse.json(Array("{}".utf8))
+        response.headers.add("Content-Length", "999")
+        response.headers.add("Connection", "upgrade")
+        let context = ResponseEncoder.Context(
+            method: .get, requestHeaders: HTTPHeaders(), requestID: "id-1", closing: false, echoKeepAlive: false)
+        let encoded = ResponseEncoder.encode(response, context: context, serverName: "s", date: Array("D".utf8))
+        let text = String(decoding: encoded.bytes, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 200 OK\r\nDate: D\r\nServer: s\r\n"))
+        #expect(text.contains("\r\nContent-Length: 2\r\n"))
+        #expect(!text.contains("999"))
+        #expect(!text.contains("upgrade"))
+        #expect(text.hasSuffix("\r\n\r\n{}"))
+    }
+
+    @Test(arguments: [
+        ("\"abc\"", "\"abc-gzip\""),
+        ("W/\"abc\"", "W/\"abc-gzip\""),
+    ])
+    func gzipVariantIsADistinctTag(_ tag: String, _ expected: String) {
+        #expect(EntityTag.gzipVariant(of: tag) == expected)
+    }
+
+    @Test func strongETagIsQuotedHexAndStable() {
+        let tag = HTTPResponse.strongETag(for: Array("hello".utf8))
+        #expect(tag == HTTPResponse.strongETag(for: Array("hello".utf8)))
+        #expect(tag != HTTPResponse.strongETag(for: Array("hellp".utf8)))
+        #expect(tag.utf8.count == 34)
+        #expect(tag == "\"2cf24dba5fb0a30e26e83b2ac5b9e29e\"")
+    }
+}

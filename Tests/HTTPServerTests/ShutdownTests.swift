@@ -1,0 +1,63 @@
+import Dispatch
+import Glibc
+import Testing
+import TestSupport
+
+@testable import HTTPServer
+
+@Suite struct ShutdownTests {
+    /// Spins (yielding the CPU) until `condition` holds, for at most five seconds.
+    private func waitUntil(_ condition: () -> Bool) -> Bool {
+        let limit = ContinuousClock.now + .seconds(5)
+        while !condition() {
+            if ContinuousClock.now > limit { return false }
+            sched_yield()
+        }
+        return true
+    }
+
+    @Test func inFlightRequestFinishesIdleClosesNewRefused() throws {
+        let server = try TestServer()
+        let port = server.port
+        let idle = try server.client()
+        try idle.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try idle.readResponse().status == 200)
+
+        let busy = try server.client()
+        try busy.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(waitUntil { server.signals.slowStarted.withLock { $0 } == 1 })
+
+        let done = DispatchSemaphore(value: 0)
+        let started = ContinuousClock.now
+        DispatchQueue.global().async {
+            server.server.shutdown()
+            done.signal()
+        }
+        #expect(try idle.waitForClose())
+        let response = try busy.readResponse()
+        #expect(response.status == 200)
+        #expect(response.bodyText == #"{"slow":true}"#)
+        #expect(response.header("Connection") == "close")
+        #expect(done.wait(timeout: .now() + 5) == .success)
+        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(throws: RawHTTPClient.ClientError.self) { try RawHTTPClient(port: port) }
+        server.server.shutdown()
+    }
+
+    @Test func gracePeriodBoundsShutdown() throws {
+        let server = try TestServer { $0.shutdownGracePeriod = .milliseconds(100) }
+        let busy = try server.client()
+        try busy.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(waitUntil { server.signals.slowStarted.withLock { $0 } == 1 })
+        let started = ContinuousClock.now
+        server.server.shutdown()
+        #expect(ContinuousClock.now - started < .milliseconds(350))
+        #expect(try busy.waitForClose())
+    }
+
+    @Test func startAfterShutdownIsRefused() throws {
+        let server = try TestServer()
+        server.server.shutdown()
+        #expect(throws: HTTPServerError.notStartable) { try server.server.start() }
+    }
+}
