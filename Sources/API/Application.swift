@@ -25,8 +25,9 @@ public final class Application: Sendable {
 
         var router = Router()
         ServiceRoutes(openAPI: openAPIDocument).register(in: &router)
-        CatalogRoutes(catalog: catalog).register(in: &router)
-        AccountRoutes(accounts: accounts, photos: catalog).register(in: &router)
+        let catalogRoutes = CatalogRoutes(catalog: catalog)
+        catalogRoutes.register(in: &router)
+        AccountRoutes(accounts: accounts, photos: catalogRoutes.photoSummaries).register(in: &router)
         server = HTTPServer(configuration: configuration.server, router: router, logger: logger)
     }
 

@@ -1,0 +1,67 @@
+import API
+import Accounts
+import Catalog
+import Foundation
+import Logging
+
+/// The whole application, booted for real on 127.0.0.1 and an ephemeral port, with its
+/// own temporary data directory and a cheap password cost. Shut down on release.
+public final class TestApplication {
+    public let application: Application
+    public let dataDirectory: TemporaryDirectory
+
+    public init(passwordCost: ScryptCost = .test) throws {
+        dataDirectory = try TemporaryDirectory(prefix: "past-nyc-app")
+        // Copying a catalog built once per process keeps each test's start fast; the
+        // application still checks its data hashes and would rebuild a stale one.
+        try FileManager.default.copyItem(
+            atPath: try SharedCatalog.path(),
+            toPath: dataDirectory.file(CatalogStore.databaseFileName))
+        var configuration = ApplicationConfiguration()
+        configuration.server.host = "127.0.0.1"
+        configuration.server.port = 0
+        configuration.dataDirectory = dataDirectory.path
+        configuration.sourceDirectory = PackageRoot.path + "/Data"
+        configuration.openAPIPath = PackageRoot.path + "/openapi.yaml"
+        configuration.passwordCost = passwordCost
+        var logger = Logger(label: "test-application")
+        logger.logLevel = .critical
+        application = try Application(configuration: configuration, logger: logger)
+        try application.start()
+    }
+
+    deinit {
+        application.shutdown()
+    }
+
+    public var port: Int { application.port }
+
+    /// A new keep-alive connection to the application.
+    public func connect() throws -> RawHTTPClient {
+        try RawHTTPClient(port: port)
+    }
+}
+
+/// The folder holding Package.swift, found from this source file's path.
+public enum PackageRoot {
+    public static let path: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }  // TestSupport, Sources, then the package
+        return url.path
+    }()
+}
+
+/// A catalog built from the real `Data/` once per test process.
+public enum SharedCatalog {
+    private static let built: Result<String, any Error> = Result {
+        let directory = NSTemporaryDirectory() + "/past-nyc-shared-catalog-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try CatalogStore.build(dataDirectory: directory, sourceDirectory: PackageRoot.path + "/Data")
+        return directory + "/" + CatalogStore.databaseFileName
+    }
+
+    /// The path of the built catalog database.
+    public static func path() throws -> String {
+        try built.get()
+    }
+}
