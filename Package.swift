@@ -74,6 +74,6 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["API", "TestSupport", "PastNYC"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["API", "Gzip", "TestSupport", "PastNYC"]),
     ]
 )
