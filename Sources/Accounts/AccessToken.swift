@@ -10,7 +10,7 @@ enum AccessToken {
     static let encodedLength = 43
 
     static func generate() -> String {
-        Base64URL.encode(randomBytes(count: byteCount))
+        Base64URL.encode(SecretBytes.random(count: byteCount))
     }
 
     /// The stored digest of `token`, or nil when it cannot be one of ours.

@@ -38,7 +38,7 @@ public final class Accounts: Sendable {
         hasher = PasswordHasher(cost: passwordCost, concurrentHashes: concurrentHashes, queuedHashes: queuedHashes)
         throttle = LoginThrottle()
         self.clock = clock
-        let dummySalt = randomBytes(count: PasswordHasher.saltByteCount)
+        let dummySalt = SecretBytes.random(count: PasswordHasher.saltByteCount)
         dummyHash = PasswordHash(
             cost: passwordCost, salt: dummySalt,
             hash: try PasswordHasher.derive(AccessToken.generate(), salt: dummySalt, cost: passwordCost))

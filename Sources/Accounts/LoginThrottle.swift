@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Synchronization
 
@@ -7,11 +8,19 @@ import Synchronization
 ///
 /// Per pair, not per username, so one attacker cannot lock every account out; the
 /// hashing limit of `PasswordHasher` bounds the overall guessing rate. Kept in
-/// memory only: a restart forgets every count.
+/// memory only: a restart forgets every count. Memory stays small: each failure
+/// costs a password hash (a few per second at most), pairs whose failures left
+/// the window are pruned, and usernames are kept as fixed-size digests however
+/// long the submitted name.
 final class LoginThrottle: Sendable {
     struct Key: Hashable {
-        let usernameKey: String
+        let usernameDigest: SHA256.Digest
         let clientAddress: String
+
+        init(usernameKey: String, clientAddress: String) {
+            usernameDigest = SHA256.hash(data: Array(usernameKey.utf8))
+            self.clientAddress = clientAddress
+        }
     }
 
     let maxFailures: Int

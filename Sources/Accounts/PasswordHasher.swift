@@ -36,7 +36,7 @@ public final class PasswordHasher: Sendable {
 
     /// A new salted hash of `password` at the current cost.
     func hash(_ password: String) throws -> PasswordHash {
-        let salt = randomBytes(count: Self.saltByteCount)
+        let salt = SecretBytes.random(count: Self.saltByteCount)
         let derived = try withSlot { try Self.derive(password, salt: salt, cost: cost) }
         return PasswordHash(cost: cost, salt: salt, hash: derived)
     }
@@ -45,7 +45,7 @@ public final class PasswordHasher: Sendable {
     /// compared in constant time.
     func verify(_ password: String, against stored: PasswordHash) throws -> Bool {
         let derived = try withSlot { try Self.derive(password, salt: stored.salt, cost: stored.cost) }
-        return constantTimeEquals(derived, stored.hash)
+        return SecretBytes.constantTimeEquals(derived, stored.hash)
     }
 
     /// Runs `body` once a slot is free; throws `hasherBusy` at once when the queue is full.
@@ -69,21 +69,4 @@ public final class PasswordHasher: Sendable {
             rounds: cost.rounds, blockSize: cost.blockSize, parallelism: cost.parallelism)
         return key.withUnsafeBytes { Array($0) }
     }
-}
-
-/// Compares two byte strings without an early exit, so the time taken does not
-/// tell how many leading bytes matched.
-func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-    guard lhs.count == rhs.count else { return false }
-    var difference: UInt8 = 0
-    for index in lhs.indices {
-        difference |= lhs[index] ^ rhs[index]
-    }
-    return difference == 0
-}
-
-/// Bytes from the system CSPRNG (`getrandom(2)` on Linux).
-func randomBytes(count: Int) -> [UInt8] {
-    var generator = SystemRandomNumberGenerator()
-    return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
 }

@@ -38,6 +38,6 @@ import Testing
         ([1, 2, 3], [1, 2], false), ([0], [128], false),
     ])
     func constantTimeComparison(lhs: [UInt8], rhs: [UInt8], equal: Bool) {
-        #expect(constantTimeEquals(lhs, rhs) == equal)
+        #expect(SecretBytes.constantTimeEquals(lhs, rhs) == equal)
     }
 }
