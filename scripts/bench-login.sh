@@ -2,7 +2,9 @@
 # Logins at the real (OWASP) scrypt cost from 16 concurrent clients, while GET
 # /nearby is measured on 4 other connections: shows that hashing is bounded (503
 # with Retry-After beyond 2 running + 4 queued) and does not starve the catalog.
-# Each run first measures /nearby alone, then under the login load.
+# Each run first measures /nearby alone, then under the login load. Before the
+# runs, 10 sequential logins give the time of one OWASP hash (plus well under a
+# millisecond of HTTP and SQLite), as a median.
 #
 # Usage: scripts/bench-login.sh [runs (3)] [duration (10s)]
 set -euo pipefail
@@ -14,6 +16,15 @@ NEARBY="/nearby?lat=40.7359&lon=-73.9911&limit=10"
 build_release
 start_server owasp
 register loadtest "login benchmark password" >/dev/null
+
+login_once() {
+    curl -s -o /dev/null -w '%{time_total}\n' -X POST "$BASE_URL/users/login" \
+        -H 'Content-Type: application/json' -d '{"username":"loadtest","password":"login benchmark password"}'
+}
+sequential=$(for _ in $(seq 1 10); do login_once; done | median)
+echo "one login alone (one scrypt N=2^17 r=8 p=1): median $(awk -v s="$sequential" 'BEGIN { print s * 1000 }') ms"
+two=$(for _ in $(seq 1 5); do login_once & login_once & wait; done | median)
+echo "two logins at once: median $(awk -v s="$two" 'BEGIN { print s * 1000 }') ms each"
 
 alone=(); loaded=(); logins=()
 for run in $(seq 1 "$RUNS"); do
