@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "GzipTests", dependencies: ["Gzip"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
-        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "TestSupport"]),
+        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "API", "HTTPServer", "SQLite", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["API", "Gzip", "TestSupport", "PastNYC"]),
     ]
 )

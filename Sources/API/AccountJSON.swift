@@ -1,0 +1,37 @@
+import Accounts
+import Foundation
+
+/// The JSON shapes of accounts (CONTRACT.md "Accounts"). Times are RFC 3339 in UTC.
+enum AccountJSON {
+    /// `{"username", "createdAt", "favoriteCount"}`
+    static func user(_ user: User) -> [UInt8] {
+        var writer = JSONWriter()
+        write(user, to: &writer)
+        return writer.bytes
+    }
+
+    /// `{"user": User, "token", "expiresAt"}`
+    static func session(_ session: Session) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("user")
+        write(session.user, to: &writer)
+        writer.field("token", session.token)
+        writer.field("expiresAt", timestamp(session.expiresAt))
+        writer.endObject()
+        return writer.bytes
+    }
+
+    /// RFC 3339 in UTC, whole seconds, e.g. `2026-11-22T03:07:23Z`.
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+
+    private static func write(_ user: User, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("username", user.username)
+        writer.field("createdAt", timestamp(user.createdAt))
+        writer.field("favoriteCount", user.favoriteCount)
+        writer.endObject()
+    }
+}

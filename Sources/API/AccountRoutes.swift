@@ -1,0 +1,146 @@
+import Accounts
+import HTTPServer
+
+/// The account and favorite endpoints (CONTRACT.md "Accounts", "Favorites").
+///
+/// Every handler is `.blocking`: they touch SQLite (with an fsync per write) and
+/// scrypt. Protected endpoints authenticate before they look at the body.
+public struct AccountRoutes: Sendable {
+    let accounts: Accounts
+    let photos: any PhotoSummaryProvider
+
+    /// `GET /favorites` page sizes.
+    static let favoritesLimit = 1...200
+    static let defaultFavoritesLimit = 50
+
+    public init(accounts: Accounts, photos: any PhotoSummaryProvider) {
+        self.accounts = accounts
+        self.photos = photos
+    }
+
+    public func register(in router: inout Router) {
+        router.add(.post, "/users", handler(registerUser))
+        router.add(.post, "/users/login", handler(login))
+        router.add(.get, "/users/me", handler(me))
+        router.add(.post, "/users/logout", handler(logout))
+        router.add(.put, "/users/me/password", handler(changePassword))
+        router.add(.delete, "/users/me", handler(deleteUser))
+        router.add(.get, "/favorites", handler(listFavorites))
+        router.add(.put, "/favorites/{photoID}", handler(saveFavorite))
+        router.add(.delete, "/favorites/{photoID}", handler(removeFavorite))
+    }
+
+    // MARK: Users
+
+    private func registerUser(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = try AccountRequestBody(request)
+        let username = try body.string("username")
+        let password = try body.string("password")
+        let session = try accounts.register(username: username, password: password)
+        return .json(AccountJSON.session(session), status: .created)
+    }
+
+    private func login(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = try AccountRequestBody(request)
+        let username = try body.string("username")
+        let password = try body.string("password")
+        let session = try accounts.login(username: username, password: password, clientAddress: request.remoteAddress)
+        return .json(AccountJSON.session(session))
+    }
+
+    private func me(_ request: HTTPRequest) throws -> HTTPResponse {
+        let user = try accounts.user(try authenticate(request))
+        return .json(AccountJSON.user(user))
+    }
+
+    private func logout(_ request: HTTPRequest) throws -> HTTPResponse {
+        try accounts.logout(try authenticate(request))
+        return .empty(.noContent)
+    }
+
+    private func changePassword(_ request: HTTPRequest) throws -> HTTPResponse {
+        let user = try authenticate(request)
+        let body = try AccountRequestBody(request)
+        let currentPassword = try body.string("currentPassword")
+        let newPassword = try body.string("newPassword")
+        try accounts.changePassword(user, currentPassword: currentPassword, newPassword: newPassword)
+        return .empty(.noContent)
+    }
+
+    private func deleteUser(_ request: HTTPRequest) throws -> HTTPResponse {
+        let user = try authenticate(request)
+        let password = try AccountRequestBody(request).string("password")
+        try accounts.deleteUser(user, password: password)
+        return .empty(.noContent)
+    }
+
+    // MARK: Favorites
+
+    private func listFavorites(_ request: HTTPRequest) throws -> HTTPResponse {
+        let user = try authenticate(request)
+        var limit = Self.defaultFavoritesLimit
+        if let text = request.query("limit") {
+            guard let value = Int(text), Self.favoritesLimit.contains(value) else {
+                throw HTTPError(
+                    .badRequest,
+                    detail: "limit must be an integer from \(Self.favoritesLimit.lowerBound) to \(Self.favoritesLimit.upperBound)")
+            }
+            limit = value
+        }
+        let page = try accounts.favorites(user, limit: limit, cursor: request.query("cursor"))
+        return .json(FavoriteJSON.page(page, photos: photos))
+    }
+
+    private func saveFavorite(_ request: HTTPRequest) throws -> HTTPResponse {
+        let user = try authenticate(request)
+        let photoID = request.pathParameters["photoID"] ?? ""
+        guard photos.photoSummaryJSON(photoID: photoID) != nil else {
+            throw HTTPError(.notFound, detail: "no photo has the id \(photoID)")
+        }
+        let saved = try accounts.saveFavorite(user, photoID: photoID)
+        return .json(FavoriteJSON.favorite(saved.favorite, photos: photos), status: saved.created ? .created : .ok)
+    }
+
+    private func removeFavorite(_ request: HTTPRequest) throws -> HTTPResponse {
+        let user = try authenticate(request)
+        try accounts.removeFavorite(user, photoID: request.pathParameters["photoID"] ?? "")
+        return .empty(.noContent)
+    }
+
+    // MARK: Plumbing
+
+    /// The user of the request's bearer token (RFC 6750 §2.1). No `Authorization:
+    /// Bearer` at all → 401 with a plain challenge; a token that does not work → 401
+    /// with `error="invalid_token"`.
+    private func authenticate(_ request: HTTPRequest) throws -> AuthenticatedUser {
+        let parts = request.headers["Authorization"]?.trimmingSpaces().split(separator: " ", maxSplits: 1) ?? []
+        guard parts.count == 2, String(parts[0]).caseInsensitiveEquals("Bearer") else {
+            throw HTTPError(
+                .unauthorized, detail: "this endpoint needs an Authorization: Bearer token",
+                headers: HTTPHeaders([("WWW-Authenticate", AccountsError.bearerChallenge)]))
+        }
+        return try accounts.authenticate(token: parts[1].trimmingSpaces())
+    }
+
+    /// Runs `body` off the event loop and turns `AccountsError`s into their problems.
+    private func handler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
+        .blocking { request in
+            do {
+                return try body(request)
+            } catch let error as AccountsError {
+                throw error.httpError ?? error
+            }
+        }
+    }
+}
+
+extension StringProtocol {
+    /// Without leading and trailing spaces and tabs (HTTP optional whitespace, RFC 9110 §5.6.3).
+    fileprivate func trimmingSpaces() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}

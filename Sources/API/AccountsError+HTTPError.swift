@@ -1,0 +1,44 @@
+import Accounts
+import HTTPServer
+
+extension AccountsError {
+    /// The `WWW-Authenticate` challenge of every 401 (RFC 6750 §3).
+    static let bearerChallenge = #"Bearer realm="past-nyc""#
+    /// The challenge when the request carried a token that does not work (RFC 6750 §3.1).
+    static let invalidTokenChallenge = #"Bearer realm="past-nyc", error="invalid_token""#
+
+    /// The problem the client sees. `corruptPasswordHash` is a server fault: nil, so
+    /// the original error reaches the server's 500 handling and its log.
+    var httpError: HTTPError? {
+        switch self {
+        case .invalidField(let field, let reason):
+            return HTTPError(.badRequest, detail: "\(field) \(reason)")
+        case .usernameTaken:
+            return HTTPError(.conflict, detail: "username is already taken")
+        case .invalidCredentials:
+            return HTTPError(
+                .unauthorized, detail: "wrong username or password",
+                headers: HTTPHeaders([("WWW-Authenticate", Self.bearerChallenge)]))
+        case .tooManyFailedLogins(let seconds):
+            return HTTPError(
+                .tooManyRequests, detail: "too many failed logins; try again in \(seconds) s",
+                headers: HTTPHeaders([("Retry-After", String(seconds))]))
+        case .hasherBusy(let seconds):
+            return HTTPError(
+                .serviceUnavailable, detail: "too many password checks in progress; try again in \(seconds) s",
+                headers: HTTPHeaders([("Retry-After", String(seconds))]))
+        case .invalidToken:
+            return HTTPError(
+                .unauthorized, detail: "the bearer token is invalid, expired or revoked",
+                headers: HTTPHeaders([("WWW-Authenticate", Self.invalidTokenChallenge)]))
+        case .wrongPassword(let field):
+            return HTTPError(.forbidden, detail: "\(field) is wrong")
+        case .favoriteNotFound:
+            return HTTPError(.notFound, detail: "this photo is not among your favorites")
+        case .invalidCursor:
+            return HTTPError(.badRequest, detail: "cursor is not one this server issued")
+        case .corruptPasswordHash:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,278 @@
+import Foundation
+import SQLite
+
+/// Users, their bearer tokens and their favorites, stored in
+/// `<dataDirectory>/accounts.sqlite`.
+///
+/// Every method may block (SQLite, fsync, scrypt): call them off the event loop.
+/// Failures the client caused are `AccountsError`s; anything else (`SQLiteError`) is
+/// a server fault.
+public final class Accounts: Sendable {
+    /// How long a token works after it is issued.
+    public static let tokenLifetime: TimeInterval = 30 * 24 * 60 * 60
+
+    public let hasher: PasswordHasher
+    private let database: AccountsDatabase
+    private let policy: CredentialPolicy
+    private let throttle: LoginThrottle
+    private let clock: @Sendable () -> Date
+    /// Verified against when the username is unknown, so that answer costs the
+    /// same work as a wrong password (no user enumeration by timing).
+    private let dummyHash: PasswordHash
+
+    /// Opens (creating or migrating) the database and loads the common-password list.
+    /// - Parameters:
+    ///   - passwordCost: the scrypt cost of new hashes; lower it only in tests.
+    ///   - concurrentHashes, queuedHashes: see `PasswordHasher`.
+    ///   - clock: the current time; tests move it to expire tokens and throttles.
+    public init(
+        dataDirectory: String,
+        commonPasswordsPath: String,
+        passwordCost: ScryptCost = .owasp,
+        concurrentHashes: Int = 2,
+        queuedHashes: Int = 4,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        policy = try CredentialPolicy(commonPasswordsPath: commonPasswordsPath)
+        database = try AccountsDatabase(path: dataDirectory + "/" + AccountsDatabase.fileName)
+        hasher = PasswordHasher(cost: passwordCost, concurrentHashes: concurrentHashes, queuedHashes: queuedHashes)
+        throttle = LoginThrottle()
+        self.clock = clock
+        let dummySalt = SecretBytes.random(count: PasswordHasher.saltByteCount)
+        dummyHash = PasswordHash(
+            cost: passwordCost, salt: dummySalt,
+            hash: try PasswordHasher.derive(AccessToken.generate(), salt: dummySalt, cost: passwordCost))
+    }
+
+    // MARK: Users
+
+    /// Creates a user and signs them in.
+    public func register(username: String, password: String) throws -> Session {
+        let username = try policy.normalizedUsername(username)
+        try policy.validateNewPassword(password, field: "password")
+        let key = CredentialPolicy.key(forUsername: username)
+        // Checked before hashing, so a taken name costs no scrypt; the UNIQUE
+        // constraint below settles a race between two registrations.
+        let isTaken = try database.read { connection in
+            try connection.queryFirst("SELECT 1 FROM users WHERE username_key = ?", [.text(key)]) { _ in true } ?? false
+        }
+        guard !isTaken else { throw AccountsError.usernameTaken }
+        let hash = try hasher.hash(password)
+        let now = currentSecond()
+        do {
+            return try database.write { connection in
+                try connection.execute(
+                    "INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?)",
+                    [.text(username), .text(key), .text(hash.encoded), .integer(now)])
+                let userID = connection.lastInsertRowID
+                let user = User(username: username, createdAt: Self.date(now), favoriteCount: 0)
+                return try Self.issueToken(for: userID, user: user, now: now, in: connection)
+            }
+        } catch let error as SQLiteError where error.isConstraintViolation {
+            throw AccountsError.usernameTaken
+        }
+    }
+
+    /// Signs a user in with any case of their username.
+    /// - Throws: `invalidCredentials` for an unknown user and a wrong password alike,
+    ///   `tooManyFailedLogins` once this pair has failed too often.
+    public func login(username: String, password: String, clientAddress: String) throws -> Session {
+        let key = CredentialPolicy.key(forUsername: username)
+        let throttleKey = LoginThrottle.Key(usernameKey: key, clientAddress: clientAddress)
+        if let retryAfter = throttle.retryAfter(throttleKey, now: clock()) {
+            throw AccountsError.tooManyFailedLogins(retryAfterSeconds: retryAfter)
+        }
+        let row = try database.read { connection in
+            try connection.queryFirst("SELECT id, password_hash FROM users WHERE username_key = ?", [.text(key)]) {
+                (id: $0.int64(0), hash: $0.text(1))
+            }
+        }
+        guard let row else {
+            _ = try hasher.verify(password, against: dummyHash)
+            throttle.recordFailure(throttleKey, now: clock())
+            throw AccountsError.invalidCredentials
+        }
+        let stored = try storedHash(row.hash, userID: row.id)
+        guard try hasher.verify(password, against: stored) else {
+            throttle.recordFailure(throttleKey, now: clock())
+            throw AccountsError.invalidCredentials
+        }
+        throttle.recordSuccess(throttleKey)
+        let rehashed = try rehashIfOutdated(password, stored: stored)
+        let now = currentSecond()
+        return try database.write { connection in
+            if let rehashed {
+                try connection.execute(
+                    "UPDATE users SET password_hash = ? WHERE id = ?", [.text(rehashed.encoded), .integer(row.id)])
+            }
+            try connection.execute("DELETE FROM tokens WHERE expires_at <= ?", [.integer(now)])
+            guard let user = try Self.user(row.id, in: connection) else { throw AccountsError.invalidCredentials }
+            return try Self.issueToken(for: row.id, user: user, now: now, in: connection)
+        }
+    }
+
+    /// The user a bearer token belongs to, if it is well formed, known and unexpired.
+    public func authenticate(token: String) throws -> AuthenticatedUser {
+        guard let digest = AccessToken.digest(token) else { throw AccountsError.invalidToken }
+        let now = currentSecond()
+        let userID = try database.read { connection in
+            try connection.queryFirst(
+                "SELECT user_id FROM tokens WHERE token_hash = ? AND expires_at > ?", [.blob(digest), .integer(now)]
+            ) { $0.int64(0) }
+        }
+        guard let userID else { throw AccountsError.invalidToken }
+        return AuthenticatedUser(userID: userID, tokenHash: digest)
+    }
+
+    public func user(_ authenticated: AuthenticatedUser) throws -> User {
+        let user = try database.read { connection in try Self.user(authenticated.userID, in: connection) }
+        guard let user else { throw AccountsError.invalidToken }
+        return user
+    }
+
+    /// Revokes the token the request presented.
+    public func logout(_ authenticated: AuthenticatedUser) throws {
+        try database.write { connection in
+            try connection.execute("DELETE FROM tokens WHERE token_hash = ?", [.blob(authenticated.tokenHash)])
+        }
+    }
+
+    /// Sets a new password and revokes every token of the user but the presented one.
+    public func changePassword(_ authenticated: AuthenticatedUser, currentPassword: String, newPassword: String) throws {
+        try policy.validateNewPassword(newPassword, field: "newPassword")
+        try confirmPassword(currentPassword, of: authenticated, field: "currentPassword")
+        let hash = try hasher.hash(newPassword)
+        try database.write { connection in
+            try connection.execute(
+                "UPDATE users SET password_hash = ? WHERE id = ?", [.text(hash.encoded), .integer(authenticated.userID)])
+            try connection.execute(
+                "DELETE FROM tokens WHERE user_id = ? AND token_hash <> ?",
+                [.integer(authenticated.userID), .blob(authenticated.tokenHash)])
+        }
+    }
+
+    /// Deletes the user; their tokens and favorites go with them (ON DELETE CASCADE).
+    public func deleteUser(_ authenticated: AuthenticatedUser, password: String) throws {
+        try confirmPassword(password, of: authenticated, field: "password")
+        try database.write { connection in
+            try connection.execute("DELETE FROM users WHERE id = ?", [.integer(authenticated.userID)])
+        }
+    }
+
+    // MARK: Favorites
+
+    /// Saves a photo (the caller checks that the catalog has it). Idempotent: saving
+    /// it again returns the first `savedAt`. Committed and fsynced before it returns.
+    public func saveFavorite(_ authenticated: AuthenticatedUser, photoID: String) throws -> FavoriteSave {
+        let now = currentSecond()
+        do {
+            return try database.write { connection in
+                try connection.execute(
+                    """
+                    INSERT INTO favorites (user_id, photo_id, saved_at) VALUES (?, ?, ?)
+                    ON CONFLICT (user_id, photo_id) DO NOTHING
+                    """,
+                    [.integer(authenticated.userID), .text(photoID), .integer(now)])
+                if connection.changes == 1 {
+                    return FavoriteSave(favorite: Favorite(photoID: photoID, savedAt: Self.date(now)), created: true)
+                }
+                let savedAt = try connection.queryFirst(
+                    "SELECT saved_at FROM favorites WHERE user_id = ? AND photo_id = ?",
+                    [.integer(authenticated.userID), .text(photoID)]
+                ) { $0.int64(0) }
+                guard let savedAt else { throw AccountsError.favoriteNotFound }
+                return FavoriteSave(favorite: Favorite(photoID: photoID, savedAt: Self.date(savedAt)), created: false)
+            }
+        } catch let error as SQLiteError where error.isConstraintViolation {
+            // The only other constraint is the user's foreign key: the user was deleted meanwhile.
+            throw AccountsError.invalidToken
+        }
+    }
+
+    /// - Throws: `favoriteNotFound` when the photo is not a favorite of this user.
+    public func removeFavorite(_ authenticated: AuthenticatedUser, photoID: String) throws {
+        let removed = try database.write { connection in
+            try connection.execute(
+                "DELETE FROM favorites WHERE user_id = ? AND photo_id = ?",
+                [.integer(authenticated.userID), .text(photoID)])
+            return connection.changes
+        }
+        guard removed > 0 else { throw AccountsError.favoriteNotFound }
+    }
+
+    /// A page of favorites, newest first, after `cursor` (from a previous page).
+    /// - Throws: `invalidCursor` for a cursor this server did not issue.
+    public func favorites(_ authenticated: AuthenticatedUser, limit: Int, cursor: String?) throws -> FavoritesPage {
+        precondition(limit > 0, "limit must be positive")
+        let before = try cursor.map(FavoriteCursor.decode) ?? Int64.max
+        let rows = try database.read { connection in
+            try connection.query(
+                """
+                SELECT sequence, photo_id, saved_at FROM favorites
+                WHERE user_id = ? AND sequence < ? ORDER BY sequence DESC LIMIT ?
+                """,
+                [.integer(authenticated.userID), .integer(before), .integer(Int64(limit) + 1)]
+            ) { (sequence: $0.int64(0), favorite: Favorite(photoID: $0.text(1), savedAt: Self.date($0.int64(2)))) }
+        }
+        let page = rows.prefix(limit)
+        let nextCursor = rows.count > limit ? page.last.map { FavoriteCursor.encode(sequence: $0.sequence) } : nil
+        return FavoritesPage(favorites: page.map(\.favorite), nextCursor: nextCursor)
+    }
+
+    // MARK: Helpers
+
+    private func confirmPassword(_ password: String, of authenticated: AuthenticatedUser, field: String) throws {
+        let encoded = try database.read { connection in
+            try connection.queryFirst(
+                "SELECT password_hash FROM users WHERE id = ?", [.integer(authenticated.userID)]
+            ) { $0.text(0) }
+        }
+        guard let encoded else { throw AccountsError.invalidToken }
+        let stored = try storedHash(encoded, userID: authenticated.userID)
+        guard try hasher.verify(password, against: stored) else { throw AccountsError.wrongPassword(field: field) }
+    }
+
+    private func storedHash(_ encoded: String, userID: Int64) throws -> PasswordHash {
+        guard let hash = PasswordHash(encoded: encoded) else { throw AccountsError.corruptPasswordHash(userID: userID) }
+        return hash
+    }
+
+    /// A hash at the current cost when `stored` has another one. Skipped when the
+    /// hasher is busy: the login has succeeded, and the next one tries again.
+    private func rehashIfOutdated(_ password: String, stored: PasswordHash) throws -> PasswordHash? {
+        guard stored.cost != hasher.cost else { return nil }
+        do {
+            return try hasher.hash(password)
+        } catch AccountsError.hasherBusy {
+            return nil
+        }
+    }
+
+    private func currentSecond() -> Int64 {
+        Int64(clock().timeIntervalSince1970.rounded(.down))
+    }
+
+    private static func date(_ seconds: Int64) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    private static func user(_ id: Int64, in connection: Connection) throws -> User? {
+        try connection.queryFirst(
+            """
+            SELECT username, created_at, (SELECT count(*) FROM favorites WHERE user_id = users.id)
+            FROM users WHERE id = ?
+            """,
+            [.integer(id)]
+        ) { User(username: $0.text(0), createdAt: date($0.int64(1)), favoriteCount: $0.int(2)) }
+    }
+
+    private static func issueToken(for userID: Int64, user: User, now: Int64, in connection: Connection) throws -> Session {
+        let token = AccessToken.generate()
+        let expiresAt = now + Int64(tokenLifetime)
+        guard let digest = AccessToken.digest(token) else { preconditionFailure("a generated token is always well formed") }
+        try connection.execute(
+            "INSERT INTO tokens (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+            [.blob(digest), .integer(userID), .integer(now), .integer(expiresAt)])
+        return Session(user: user, token: token, expiresAt: date(expiresAt))
+    }
+}

@@ -1,0 +1,25 @@
+/// What can go wrong in account and favorite operations, with the context the
+/// API needs to answer (which field, how long to wait). Never carries a password
+/// or a token.
+public enum AccountsError: Error, Sendable, Equatable {
+    /// A request field breaks a rule; `field` is its JSON name, `reason` says which rule.
+    case invalidField(field: String, reason: String)
+    /// The username is already registered (compared ignoring case).
+    case usernameTaken
+    /// Unknown username or wrong password: deliberately indistinguishable.
+    case invalidCredentials
+    /// Too many failed logins for this username from this client.
+    case tooManyFailedLogins(retryAfterSeconds: Int)
+    /// Every password-hashing slot and queue place is taken.
+    case hasherBusy(retryAfterSeconds: Int)
+    /// No usable token: missing, malformed, unknown, revoked or expired.
+    case invalidToken
+    /// The password given to confirm a change or deletion is wrong; `field` is its JSON name.
+    case wrongPassword(field: String)
+    /// The photo is not among the user's favorites.
+    case favoriteNotFound
+    /// A `cursor` that this server did not issue.
+    case invalidCursor
+    /// The stored password hash cannot be parsed: the database was altered outside this code.
+    case corruptPasswordHash(userID: Int64)
+}

@@ -1,0 +1,9 @@
+import Foundation
+
+/// A user as `GET /users/me` shows them.
+public struct User: Sendable, Equatable {
+    /// As registered (NFC), whatever case the login used.
+    public let username: String
+    public let createdAt: Date
+    public let favoriteCount: Int
+}

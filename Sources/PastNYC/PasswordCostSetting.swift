@@ -1,0 +1,7 @@
+import Accounts
+import ArgumentParser
+
+enum PasswordCostSetting: String, ExpressibleByArgument {
+    case owasp, test
+    var cost: ScryptCost { self == .owasp ? .owasp : .test }
+}

@@ -1,0 +1,115 @@
+import API
+import Accounts
+import Foundation
+import HTTPServer
+
+/// One test's accounts: its own temporary directory and database, a hand-moved
+/// clock, a fake catalog, and the routes, called the way the server calls them.
+final class AccountsHarness {
+    let directory: String
+    let clock: TestClock
+    let photos: FakePhotos
+    private(set) var accounts: Accounts
+    private(set) var router: Router
+
+    static let commonPasswordsPath = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Data/common-passwords.txt").path
+
+    init(cost: ScryptCost = .test, concurrentHashes: Int = 2, queuedHashes: Int = 4) throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("accounts-tests-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        clock = TestClock()
+        photos = FakePhotos()
+        accounts = try Self.openAccounts(directory, cost, concurrentHashes, queuedHashes, clock)
+        router = Self.makeRouter(accounts, photos)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Closes nothing explicitly: opens a second `Accounts` on the same directory, as
+    /// a restarted server would.
+    func reopen(cost: ScryptCost = .test) throws {
+        accounts = try Self.openAccounts(directory, cost, 2, 4, clock)
+        router = Self.makeRouter(accounts, photos)
+    }
+
+    var databasePath: String { directory + "/accounts.sqlite" }
+
+    /// Routes a request and runs its handler, rendering a thrown `HTTPError` the way
+    /// the server would (status, headers, title, detail).
+    func send(
+        _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], json: [String: Any]? = nil,
+        rawBody: [UInt8]? = nil, contentType: String? = "application/json", token: String? = nil,
+        authorization: String? = nil, from remoteAddress: String = "192.0.2.1"
+    ) throws -> TestResponse {
+        try Self.send(
+            method, path, query: query, json: json, rawBody: rawBody, contentType: contentType, token: token,
+            authorization: authorization, from: remoteAddress, through: router)
+    }
+
+    /// `send` on any thread: needs only the (Sendable) router.
+    static func send(
+        _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], json: [String: Any]? = nil,
+        rawBody: [UInt8]? = nil, contentType: String? = "application/json", token: String? = nil,
+        authorization: String? = nil, from remoteAddress: String = "192.0.2.1", through router: Router
+    ) throws -> TestResponse {
+        var headers = HTTPHeaders()
+        var body: [UInt8] = rawBody ?? []
+        if let json {
+            body = Array(try JSONSerialization.data(withJSONObject: json))
+        }
+        if let contentType, !body.isEmpty { headers.add("Content-Type", contentType) }
+        if let token { headers.add("Authorization", "Bearer \(token)") }
+        if let authorization { headers.add("Authorization", authorization) }
+        var request = HTTPRequest(
+            method: method, target: path, path: path, queryItems: query.map { (name: $0.0, value: $0.1) },
+            headers: headers, body: body, remoteAddress: remoteAddress)
+        guard case .found(let handler, let parameters) = router.match(method, path: path) else {
+            throw HarnessError.noRoute("\(method) \(path)")
+        }
+        request.pathParameters = parameters
+        guard case .blocking(let run) = handler else { throw HarnessError.notBlocking("\(method) \(path)") }
+        do {
+            return TestResponse(try run(request))
+        } catch let error as HTTPError {
+            return TestResponse(error)
+        }
+    }
+
+    /// Registers `username` and returns its token.
+    func register(_ username: String, password: String = "correct horse battery") throws -> String {
+        let response = try send(.post, "/users", json: ["username": username, "password": password])
+        guard response.status == 201 else { throw HarnessError.unexpectedStatus(response.status, response.detail) }
+        return response.token
+    }
+
+    func login(_ username: String, password: String = "correct horse battery", from address: String = "192.0.2.1")
+        throws -> TestResponse
+    {
+        try send(.post, "/users/login", json: ["username": username, "password": password], from: address)
+    }
+
+    enum HarnessError: Error {
+        case noRoute(String)
+        case notBlocking(String)
+        case unexpectedStatus(Int, String?)
+    }
+
+    private static func openAccounts(
+        _ directory: String, _ cost: ScryptCost, _ concurrentHashes: Int, _ queuedHashes: Int, _ clock: TestClock
+    ) throws -> Accounts {
+        try Accounts(
+            dataDirectory: directory, commonPasswordsPath: commonPasswordsPath, passwordCost: cost,
+            concurrentHashes: concurrentHashes, queuedHashes: queuedHashes, clock: { clock.now })
+    }
+
+    private static func makeRouter(_ accounts: Accounts, _ photos: FakePhotos) -> Router {
+        var router = Router()
+        AccountRoutes(accounts: accounts, photos: photos).register(in: &router)
+        return router
+    }
+}

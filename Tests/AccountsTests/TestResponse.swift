@@ -1,0 +1,41 @@
+import Foundation
+import HTTPServer
+
+/// What a handler answered: its response, or the problem its `HTTPError` renders to.
+struct TestResponse {
+    let status: Int
+    let headers: HTTPHeaders
+    let body: [UInt8]
+    /// For problems: the `title` and `detail` members.
+    let title: String?
+    let detail: String?
+
+    init(_ response: HTTPResponse) {
+        status = response.status.code
+        headers = response.headers
+        body = response.body
+        title = nil
+        detail = nil
+    }
+
+    init(_ error: HTTPError) {
+        status = error.status.code
+        headers = error.headers
+        body = []
+        title = error.title
+        detail = error.detail
+    }
+
+    /// The body as a JSON object (empty when there is none).
+    var json: [String: Any] {
+        guard !body.isEmpty, let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+            return [:]
+        }
+        return object
+    }
+
+    /// The `User` of a session body.
+    var user: [String: Any] { json["user"] as? [String: Any] ?? [:] }
+
+    var token: String { json["token"] as? String ?? "" }
+}
