@@ -43,7 +43,7 @@ public struct CatalogRoutes: Sendable {
 
         let query = NearbyQuery(latitude: latitude, longitude: longitude, limit: limit, radius: radius, filter: filter)
         let body = json.nearbyBody(query, photosPerLocation: photos, matches: catalog.nearby(query))
-        let tag = "n\(latitude),\(longitude),\(limit),\(Self.tag(radius)),\(Self.tag(filter)),\(photos)"
+        let tag = "n\(latitude):\(longitude):\(limit):\(Self.tag(radius)):\(Self.tag(filter)):\(photos)"
         return .json(body, etag: etag(tag))
     }
 
@@ -61,7 +61,7 @@ public struct CatalogRoutes: Sendable {
 
         let query = RegionQuery(south: south, west: west, north: north, east: east, limit: limit, filter: filter)
         let body = json.regionBody(catalog.region(query))
-        return .json(body, etag: etag("r\(south),\(west),\(north),\(east),\(limit),\(Self.tag(filter))"))
+        return .json(body, etag: etag("r\(south):\(west):\(north):\(east):\(limit):\(Self.tag(filter))"))
     }
 
     func photo(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -76,7 +76,8 @@ public struct CatalogRoutes: Sendable {
         .json(json.boroughsBody, etag: etag("b"))
     }
 
-    /// A strong entity tag (RFC 9110 §8.8.3); the query part uses only `etagc` characters.
+    /// A strong entity tag (RFC 9110 §8.8.3); the query part uses only `etagc` characters,
+    /// and no commas, which naive `If-None-Match` list splitters would cut.
     private func etag(_ query: String) -> String {
         "\"\(catalog.dataVersion)-\(query)\""
     }
@@ -87,6 +88,6 @@ public struct CatalogRoutes: Sendable {
 
     private static func tag(_ filter: PhotoFilter) -> String {
         let borough = filter.borough.flatMap { Borough.allCases.firstIndex(of: $0) }
-        return "\(filter.fromYear.map(String.init) ?? "_"),\(filter.toYear.map(String.init) ?? "_"),\(borough.map(String.init) ?? "_")"
+        return "\(filter.fromYear.map(String.init) ?? "_"):\(filter.toYear.map(String.init) ?? "_"):\(borough.map(String.init) ?? "_")"
     }
 }

@@ -14,12 +14,33 @@ enum EntityTag {
     static func ifNoneMatch(_ headers: HTTPHeaders, matchesAnyOf tags: [String]) -> Bool {
         let opaque = tags.map(stripWeakPrefix)
         for value in headers.values("If-None-Match") {
-            for element in RequestSemantics.listElements(value) {
+            for element in entityTags(in: value) {
                 if element == "*" { return true }
                 if opaque.contains(stripWeakPrefix(element)) { return true }
             }
         }
         return false
+    }
+
+    /// The elements of an `If-None-Match` value: `*` or entity tags, whose quoted part may
+    /// itself hold commas (`etagc` allows them), so the list is split outside quotes only.
+    static func entityTags(in value: String) -> [Substring] {
+        var elements: [Substring] = []
+        var start = value.startIndex
+        var insideQuotes = false
+        for index in value.indices {
+            switch value[index] {
+            case "\"":
+                insideQuotes.toggle()
+            case "," where !insideQuotes:
+                elements.append(value[start..<index])
+                start = value.index(after: index)
+            default:
+                break
+            }
+        }
+        elements.append(value[start...])
+        return elements.map { $0.trimmingOWS() }.filter { !$0.isEmpty }
     }
 
     private static func stripWeakPrefix(_ tag: some StringProtocol) -> Substring {

@@ -39,6 +39,15 @@ import Testing
         #expect(EntityTag.gzipVariant(of: tag) == expected)
     }
 
+    @Test(arguments: [
+        (#""a,b", W/"c""#, [#""a,b""#, #"W/"c""#]),
+        (#"*"#, ["*"]),
+        (#" "x" ,, "y""#, [#""x""#, #""y""#]),
+    ])
+    func ifNoneMatchListsSplitOutsideQuotesOnly(_ value: String, _ expected: [String]) {
+        #expect(EntityTag.entityTags(in: value).map(String.init) == expected)
+    }
+
     @Test func strongETagIsQuotedHexAndStable() {
         let tag = HTTPResponse.strongETag(for: Array("hello".utf8))
         #expect(tag == HTTPResponse.strongETag(for: Array("hello".utf8)))

@@ -57,18 +57,19 @@ import TestSupport
 
         let revalidated = try client.request("GET", target, headers: [("If-None-Match", etag)])
         #expect(revalidated.status == 304)
-        #expect(revalidated.body.isEmpty)
+        #expect(revalidated.body.count == 0)
 
         let compressed = try client.request("GET", target, headers: [("Accept-Encoding", "gzip")])
         #expect(compressed.header("Content-Encoding") == "gzip")
         #expect(compressed.header("Vary")?.contains("Accept-Encoding") == true)
         #expect(compressed.body.count < plain.body.count)
-        #expect(try gunzip(compressed.body) == plain.body)
+        let decompressedMatches = try gunzip(compressed.body) == plain.body
+        #expect(decompressedMatches)
 
         let head = try client.request("HEAD", target)
         #expect(head.status == 200)
         #expect(head.header("Content-Length") == String(plain.body.count))
-        #expect(head.body.isEmpty)
+        #expect(head.body.count == 0)
     }
 
     @Test func badParameterIsA400NamingIt() throws {
