@@ -42,7 +42,9 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let logger = makeLogger(level: logLevel)
+        let logWriter = LogLineWriter()
+        defer { logWriter.flush() }
+        let logger = makeLogger(level: logLevel, writer: logWriter)
         var configuration = ApplicationConfiguration()
         configuration.server.host = host
         configuration.server.port = resolvedPort
