@@ -13,9 +13,14 @@ DURATION=${2:-10s}
 build_release
 start_server test
 
-# Up to 5,000 photo ids around Union Square.
-curl -sf "$BASE_URL/nearby?lat=40.7359&lon=-73.9911&limit=100&photos=50" \
-    | jq -r '.locations[].photos[].photoID' >"$WORK_DIR/photo-ids"
+# Enough distinct photo ids that nearly every PUT saves a new favorite: the
+# photos of the 100 locations nearest to each point of a grid over Manhattan and
+# Brooklyn.
+for lat in 40.58 40.62 40.66 40.70 40.74 40.78 40.82 40.86; do
+    for lon in -74.02 -73.98 -73.94 -73.90; do
+        curl -sf "$BASE_URL/nearby?lat=$lat&lon=$lon&limit=100&photos=50" | jq -r '.locations[].photos[].photoID'
+    done
+done | sort -u >"$WORK_DIR/photo-ids"
 echo "photo ids: $(wc -l <"$WORK_DIR/photo-ids")"
 
 p99s=()

@@ -2,7 +2,8 @@
 # Logins at the real (OWASP) scrypt cost from 16 concurrent clients, while GET
 # /nearby is measured on 4 other connections: shows that hashing is bounded (503
 # with Retry-After beyond 2 running + 4 queued) and does not starve the catalog.
-# Each run first measures /nearby alone, then under the login load. Before the
+# Each run first measures /nearby alone, then under the login load, while 20
+# probe logins (curl, one at a time) time how fast a 503 comes back. Before the
 # runs, 10 sequential logins give the time of one OWASP hash (plus well under a
 # millisecond of HTTP and SQLite), as a median.
 #
@@ -18,7 +19,7 @@ start_server owasp
 register loadtest "login benchmark password" >/dev/null
 
 login_once() {
-    curl -s -o /dev/null -w '%{time_total}\n' -X POST "$BASE_URL/users/login" \
+    curl -s -o /dev/null -w "${1:-}%{time_total}\n" -X POST "$BASE_URL/users/login" \
         -H 'Content-Type: application/json' -d '{"username":"loadtest","password":"login benchmark password"}'
 }
 sequential=$(for _ in $(seq 1 10); do login_once; done | median)
@@ -26,23 +27,29 @@ echo "one login alone (one scrypt N=2^17 r=8 p=1): median $(awk -v s="$sequentia
 two=$(for _ in $(seq 1 5); do login_once & login_once & wait; done | median)
 echo "two logins at once: median $(awk -v s="$two" 'BEGIN { print s * 1000 }') ms each"
 
-alone=(); loaded=(); logins=()
+alone=(); loaded=(); logins=(); busy=()
 for run in $(seq 1 "$RUNS"); do
     wrk -t1 -c4 -d"$DURATION" --latency "$BASE_URL$NEARBY" >"$WORK_DIR/alone$run.txt"
     LOGIN_USER=loadtest LOGIN_PASSWORD="login benchmark password" \
         wrk -t2 -c16 -d"$DURATION" --timeout 10s --latency -s "$ROOT/scripts/bench-login.lua" "$BASE_URL" \
         >"$WORK_DIR/login$run.txt" &
     login_pid=$!
-    wrk -t1 -c4 -d"$DURATION" --latency "$BASE_URL$NEARBY" >"$WORK_DIR/loaded$run.txt"
+    wrk -t1 -c4 -d"$DURATION" --latency "$BASE_URL$NEARBY" >"$WORK_DIR/loaded$run.txt" &
+    nearby_pid=$!
+    for _ in $(seq 1 20); do login_once '%{http_code} '; done >"$WORK_DIR/probes$run.txt"
+    wait "$nearby_pid"
     wait "$login_pid"
     alone+=("$(p99_ms "$WORK_DIR/alone$run.txt")")
     loaded+=("$(p99_ms "$WORK_DIR/loaded$run.txt")")
     ok=$(awk '$1 == "status" && $2 == "200:" { print $3 }' "$WORK_DIR/login$run.txt")
     logins+=("${ok:-0}")
+    busy+=("$(awk '$1 == 503 { print $2 * 1000 }' "$WORK_DIR/probes$run.txt" | median)")
     echo "run $run: /nearby p99 alone ${alone[-1]} ms, under logins ${loaded[-1]} ms;" \
         "logins: $(grep -E '^status' "$WORK_DIR/login$run.txt" | tr '\n' ' ')" \
-        "login p99 $(p99_ms "$WORK_DIR/login$run.txt") ms"
+        "probe 503s: $(awk '$1 == 503' "$WORK_DIR/probes$run.txt" | wc -l)/20, median ${busy[-1]} ms," \
+        "max $(awk '$1 == 503 { print $2 * 1000 }' "$WORK_DIR/probes$run.txt" | sort -g | tail -1) ms"
 done
 echo "median of $RUNS runs: /nearby p99 alone $(printf '%s\n' "${alone[@]}" | median) ms," \
     "under login load $(printf '%s\n' "${loaded[@]}" | median) ms;" \
-    "successful logins per run $(printf '%s\n' "${logins[@]}" | median)"
+    "successful logins per run $(printf '%s\n' "${logins[@]}" | median);" \
+    "503 answered in $(printf '%s\n' "${busy[@]}" | median) ms (curl, connect included)"

@@ -30,7 +30,8 @@ build_release() {
 # start_server <owasp|test>: waits (at most 5 minutes, the first start imports the
 # catalog) until the server logs its port.
 start_server() {
-    local cost=$1 log="$WORK_DIR/server-$cost.log"
+    local cost=$1
+    local log="$WORK_DIR/server-$cost.log"
     "$BIN" serve --host 127.0.0.1 --port 0 --data-dir "$WORK_DIR/data" --source-dir "$ROOT/Data" \
         --openapi "$ROOT/openapi.yaml" --password-cost "$cost" --log-level notice 2>"$log" &
     SERVER_PID=$!

@@ -2,38 +2,32 @@ import API
 import Accounts
 import Foundation
 import HTTPServer
+import TestSupport
 
 /// One test's accounts: its own temporary directory and database, a hand-moved
 /// clock, a fake catalog, and the routes, called the way the server calls them.
 final class AccountsHarness {
-    let directory: String
+    private let temporary: TemporaryDirectory
+    var directory: String { temporary.path }
     let clock: TestClock
     let photos: FakePhotos
     private(set) var accounts: Accounts
     private(set) var router: Router
 
-    static let commonPasswordsPath = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Data/common-passwords.txt").path
+    static let commonPasswordsPath = PackageRoot.path + "/Data/common-passwords.txt"
 
     init(cost: ScryptCost = .test, concurrentHashes: Int = 2, queuedHashes: Int = 4) throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("accounts-tests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        temporary = try TemporaryDirectory(prefix: "accounts-tests")
         clock = TestClock()
         photos = FakePhotos()
-        accounts = try Self.openAccounts(directory, cost, concurrentHashes, queuedHashes, clock)
+        accounts = try Self.openAccounts(temporary.path, cost, concurrentHashes, queuedHashes, clock)
         router = Self.makeRouter(accounts, photos)
     }
 
-    deinit {
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    /// Closes nothing explicitly: opens a second `Accounts` on the same directory, as
-    /// a restarted server would.
+    /// Opens a new `Accounts` on the same directory (the old one is released, closing
+    /// its connections), as a restarted server would.
     func reopen(cost: ScryptCost = .test) throws {
-        accounts = try Self.openAccounts(directory, cost, 2, 4, clock)
+        accounts = try Self.openAccounts(temporary.path, cost, 2, 4, clock)
         router = Self.makeRouter(accounts, photos)
     }
 
