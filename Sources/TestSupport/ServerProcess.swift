@@ -2,22 +2,21 @@ import Dispatch
 import Foundation
 import Glibc
 import Synchronization
-import TestSupport
 
 /// The real `past-nyc serve` as a child process on 127.0.0.1 and a free port, so
 /// a test can `kill -9` it and start it again on the same data directory.
-final class ServerProcess {
-    let process: Process
-    let port: Int
+public final class ServerProcess {
+    public let process: Process
+    public let port: Int
 
     /// Built by `swift build` / `swift test` (IntegrationTests depends on the executable).
     static let executable = PackageRoot.path + "/.build/debug/past-nyc"
 
-    enum StartError: Error, CustomStringConvertible {
+    public enum StartError: Error, CustomStringConvertible {
         case missingExecutable(String)
         case exitedBeforeListening(output: String)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .missingExecutable(let path): "no executable at \(path): build the package first"
             case .exitedBeforeListening(let output): "the server exited before listening:\n\(output)"
@@ -27,7 +26,7 @@ final class ServerProcess {
 
     /// Starts the server and returns once it logs its port (the catalog import of a
     /// first start happens before that).
-    init(dataDirectory: String) throws {
+    public init(dataDirectory: String) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw StartError.missingExecutable(Self.executable)
         }
@@ -73,16 +72,19 @@ final class ServerProcess {
     }
 
     /// SIGKILL: no shutdown code runs, as in a crash or power cut of the process.
-    func kill9() {
+    public func kill9() {
         Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
-    /// SIGTERM, then waits for the exit.
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
+    /// SIGTERM, then waits for the exit; returns the exit status.
+    @discardableResult
+    public func stop() -> Int32 {
+        if process.isRunning {
+            process.terminate()
+        }
         process.waitUntilExit()
+        return process.terminationStatus
     }
 
     deinit {
