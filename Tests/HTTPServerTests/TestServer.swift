@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import HTTPServer
 import Logging
@@ -19,6 +20,8 @@ struct TestServer {
     /// Signalled by `/gate`'s handler when it starts, so a test knows a request is in flight.
     final class Signals: Sendable {
         let slowStarted = Mutex(0)
+        /// `/gated` answers only once this is signalled (or after 5 s).
+        let gate = DispatchSemaphore(value: 0)
     }
 
     static func router(signals: Signals) -> Router {
@@ -46,6 +49,11 @@ struct TestServer {
             signals.slowStarted.withLock { $0 += 1 }
             usleep(400_000)
             return .json(Array(#"{"slow":true}"#.utf8))
+        })
+        router.add(.get, "/gated", .blocking { _ in
+            signals.slowStarted.withLock { $0 += 1 }
+            _ = signals.gate.wait(timeout: .now() + 5)
+            return .json(Array(#"{"gated":true}"#.utf8))
         })
         router.add(.get, "/conflict", .immediate { _ in
             throw HTTPError(.conflict, detail: "The \"thing\" already exists.")
