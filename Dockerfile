@@ -21,11 +21,11 @@ COPY Tests ./Tests
 RUN swift build -c release --static-swift-stdlib --product past-nyc \
     && install -m 0755 "$(swift build -c release --static-swift-stdlib --show-bin-path)/past-nyc" /usr/local/bin/past-nyc
 
-# Run: only the C libraries the binary links (the Swift runtime is static) and
+# Run: only the C and C++ libraries the binary links (`ldd`: the Swift runtime is static) and
 # tini, which forwards signals and reaps children as PID 1.
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-0 zlib1g tini \
+    && apt-get install -y --no-install-recommends libsqlite3-0 zlib1g libstdc++6 tini \
     && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --user-group --uid 10001 --home-dir /var/lib/past-nyc --shell /usr/sbin/nologin past-nyc \
     && mkdir -p /var/lib/past-nyc \

@@ -13,5 +13,9 @@ public struct ApplicationConfiguration: Sendable {
     /// The scrypt cost of new password hashes; tests lower it.
     public var passwordCost = ScryptCost.owasp
 
-    public init() {}
+    public init() {
+        // Up to 2 password hashes run and 4 more wait, each holding a worker thread;
+        // 16 leaves the favorites and account reads 10 threads even during a login flood.
+        server.workerThreads = 16
+    }
 }

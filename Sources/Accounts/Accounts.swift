@@ -17,7 +17,9 @@ public final class Accounts: Sendable {
     private let throttle: LoginThrottle
     private let clock: @Sendable () -> Date
     /// Verified against when the username is unknown, so that answer costs the
-    /// same work as a wrong password (no user enumeration by timing).
+    /// same work as a wrong password (no user enumeration by timing). Its hash is
+    /// random bytes: verifying costs one scrypt whatever it is compared with, and no
+    /// password derives to it, so start-up need not spend a hash on it.
     private let dummyHash: PasswordHash
 
     /// Opens (creating or migrating) the database and loads the common-password list.
@@ -38,10 +40,9 @@ public final class Accounts: Sendable {
         hasher = PasswordHasher(cost: passwordCost, concurrentHashes: concurrentHashes, queuedHashes: queuedHashes)
         throttle = LoginThrottle()
         self.clock = clock
-        let dummySalt = SecretBytes.random(count: PasswordHasher.saltByteCount)
         dummyHash = PasswordHash(
-            cost: passwordCost, salt: dummySalt,
-            hash: try PasswordHasher.derive(AccessToken.generate(), salt: dummySalt, cost: passwordCost))
+            cost: passwordCost, salt: SecretBytes.random(count: PasswordHasher.saltByteCount),
+            hash: SecretBytes.random(count: PasswordHasher.hashByteCount))
     }
 
     // MARK: Users

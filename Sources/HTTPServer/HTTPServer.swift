@@ -63,7 +63,7 @@ public final class HTTPServer: @unchecked Sendable {
                 throw error
             }
         }
-        logger.info("listening", metadata: ["host": .string(configuration.host), "port": .stringConvertible(port)])
+        logger.notice("listening", metadata: ["host": .string(configuration.host), "port": .stringConvertible(port)])
     }
 
     /// Graceful: stop accepting, finish in-flight requests, close idle connections; returns
@@ -91,7 +91,7 @@ public final class HTTPServer: @unchecked Sendable {
             }
             for thread in running.threads { thread.join() }
             running.workers.stop()
-            logger.info("stopped")
+            logger.notice("stopped")
         }
     }
 

@@ -55,11 +55,9 @@ struct ServeCommand: ParsableCommand {
 
         let application = try Application(configuration: configuration, logger: logger)
         try application.start()
-        logger.notice("listening", metadata: ["host": "\(host)", "port": "\(application.port)"])
         ShutdownSignals.wait()
         logger.notice("shutting down")
         application.shutdown()
-        logger.notice("stopped")
     }
 }
 
