@@ -25,16 +25,9 @@ public final class PhotoCatalog: Sendable {
     private let sortedLatitudes: [Double]
 
     /// - Parameters:
-    ///   - sourceOrderLocations: in source order; their `photos` ranges index `photos`.
-    ///   - photos: in source order; `locationIndex` is the source position of their location.
-    init(sourceOrderLocations: [CatalogLocation], photos sourcePhotos: [CatalogPhoto], dataVersion: String) {
-        let order = sourceOrderLocations.indices.sorted {
-            sourceOrderLocations[$0].locationID.utf8.lexicographicallyPrecedes(sourceOrderLocations[$1].locationID.utf8)
-        }
-        var newIndex = [Int](repeating: 0, count: order.count)
-        for (position, source) in order.enumerated() { newIndex[source] = position }
-        let locations = order.map { sourceOrderLocations[$0] }
-        let photos = sourcePhotos.map { $0.relocated(to: newIndex[$0.locationIndex]) }
+    ///   - locations: ordered by `locationID`; their `photos` ranges index `photos`.
+    ///   - photos: in source order; `locationIndex` indexes `locations`.
+    init(locations: [CatalogLocation], photos: [CatalogPhoto], dataVersion: String) {
         self.locations = locations
         self.photos = photos
         self.dataVersion = dataVersion
@@ -66,12 +59,17 @@ public final class PhotoCatalog: Sendable {
         photoRanges[location]
     }
 
+    /// Whether one of the photo's years lies in the filter's year range (the borough is not checked).
+    public func photo(_ index: Int, matches filter: PhotoFilter) -> Bool {
+        filter.matches(years: photos[index].yearNumbers)
+    }
+
     /// How many photos of a location match the filter's years (the borough is not checked).
     public func photoCount(location: Int, filter: PhotoFilter) -> Int {
         let range = photoRanges[location]
         guard filter.filtersYears else { return range.count }
         var count = 0
-        for photo in range where filter.matches(years: photos[photo].yearNumbers) { count += 1 }
+        for photo in range where self.photo(photo, matches: filter) { count += 1 }
         return count
     }
 
@@ -112,7 +110,7 @@ public final class PhotoCatalog: Sendable {
             if query.filter.filtersYears {
                 var count = 0
                 var first = -1
-                for photo in range where query.filter.matches(years: photos[photo].yearNumbers) {
+                for photo in range where self.photo(photo, matches: query.filter) {
                     if first < 0 { first = photo }
                     count += 1
                 }
