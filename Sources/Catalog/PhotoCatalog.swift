@@ -16,6 +16,8 @@ public final class PhotoCatalog: Sendable {
     /// loops do not copy (and retain the strings of) whole `CatalogLocation` values.
     private let latitudes: [Double]
     private let longitudes: [Double]
+    /// `GreatCircle.cosLatitude` of each location, so a distance needs two fewer cosines.
+    private let cosLatitudes: [Double]
     private let boroughs: [Borough?]
     private let photoRanges: [Range<Int>]
     private let photoIndexByID: [String: Int]
@@ -33,6 +35,7 @@ public final class PhotoCatalog: Sendable {
         self.dataVersion = dataVersion
         latitudes = locations.map(\.latitude)
         longitudes = locations.map(\.longitude)
+        cosLatitudes = locations.map { GreatCircle.cosLatitude($0.latitude) }
         boroughs = locations.map(\.borough)
         photoRanges = locations.map(\.photos)
 
@@ -77,6 +80,7 @@ public final class PhotoCatalog: Sendable {
     /// ties by `locationID`; exact for any point on the globe.
     public func nearby(_ query: NearbyQuery) -> [NearbyMatch] {
         let vector = GreatCircle.unitVector(latitude: query.latitude, longitude: query.longitude)
+        let cosQueryLatitude = GreatCircle.cosLatitude(query.latitude)
         var counts: [Int: Int] = [:]
         let found = index.nearest(to: vector, limit: query.limit, maxDistance: query.radius ?? .infinity) { location in
             if let borough = query.filter.borough, boroughs[location] != borough { return nil }
@@ -86,8 +90,8 @@ public final class PhotoCatalog: Sendable {
                 counts[location] = count
             }
             return GreatCircle.distance(
-                latitude1: query.latitude, longitude1: query.longitude,
-                latitude2: latitudes[location], longitude2: longitudes[location])
+                latitude1: query.latitude, longitude1: query.longitude, cosLatitude1: cosQueryLatitude,
+                latitude2: latitudes[location], longitude2: longitudes[location], cosLatitude2: cosLatitudes[location])
         }
         return found.map { match in
             NearbyMatch(
