@@ -27,15 +27,9 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         thumbnailStarts.reserveCapacity(photos.count)
         thumbnailEnds.reserveCapacity(photos.count)
         summaries = CatalogJSONArena(count: photos.count, estimatedSize: 384) { index, writer in
-            let photo = photos[index]
-            writer.beginObject()
-            writer.field("photoID", photo.photoID)
-            writer.key("thumbnailURL")
-            thumbnailStarts.append(Int32(writer.bytes.count))
-            writer.string(photo.thumbnailURL)
-            thumbnailEnds.append(Int32(writer.bytes.count))
-            Self.writeSummaryTail(of: photo, into: &writer)
-            writer.endObject()
+            let thumbnail = Self.writeSummary(of: photos[index], into: &writer)
+            thumbnailStarts.append(Int32(thumbnail.lowerBound))
+            thumbnailEnds.append(Int32(thumbnail.upperBound))
         }
         self.thumbnailStarts = thumbnailStarts
         self.thumbnailEnds = thumbnailEnds
@@ -130,8 +124,22 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         return writer.bytes
     }
 
+    /// The PhotoSummary object; returns where its thumbnail URL (a JSON string) lies in `writer.bytes`.
+    /// The photo is passed, not copied out of the array: a copy would retain all its strings.
+    private static func writeSummary(of photo: borrowing CatalogPhoto, into writer: inout JSONWriter) -> Range<Int> {
+        writer.beginObject()
+        writer.field("photoID", photo.photoID)
+        writer.key("thumbnailURL")
+        let start = writer.bytes.count
+        writer.string(photo.thumbnailURL)
+        let thumbnail = start..<writer.bytes.count
+        writeSummaryTail(of: photo, into: &writer)
+        writer.endObject()
+        return thumbnail
+    }
+
     /// The PhotoSummary members after `photoID` and `thumbnailURL`, in contract order.
-    private static func writeSummaryTail(of photo: CatalogPhoto, into writer: inout JSONWriter) {
+    private static func writeSummaryTail(of photo: borrowing CatalogPhoto, into writer: inout JSONWriter) {
         writer.field("photoURL", photo.photoURL)
         writer.field("width", photo.width)
         writer.field("height", photo.height)

@@ -41,7 +41,7 @@ public final class PhotoCatalog: Sendable {
 
         var photoIndexByID: [String: Int] = [:]
         photoIndexByID.reserveCapacity(photos.count)
-        for (offset, photo) in photos.enumerated() { photoIndexByID[photo.photoID] = offset }
+        for offset in photos.indices { photoIndexByID[photos[offset].photoID] = offset }
         self.photoIndexByID = photoIndexByID
 
         index = SpatialIndex(vectors: locations.map { GreatCircle.unitVector(latitude: $0.latitude, longitude: $0.longitude) })
