@@ -37,7 +37,9 @@ enum CatalogReader {
         let photoCount = try connection.queryFirst("SELECT count(*) FROM photos") { $0.int(0) } ?? 0
 
         /// Each location's fields, by its rank in `locationID` order.
-        var rows: [(position: Int, locationID: String, latitude: Double, longitude: Double, borough: Borough?, intersection: String?)] = []
+        var rows:
+            [(position: Int, locationID: String, latitude: Double, longitude: Double, borough: Borough?, intersection: String?)] =
+            []
         rows.reserveCapacity(locationCount)
         /// The rank of the location at each source position.
         var rankOfPosition = [Int](repeating: -1, count: locationCount)
@@ -55,7 +57,10 @@ enum CatalogReader {
                 borough = known
             }
             rows.append(
-                (position, locationRows.text(1), locationRows.double(2), locationRows.double(3), borough, locationRows.optionalText(5)))
+                (
+                    position, locationRows.text(1), locationRows.double(2), locationRows.double(3), borough,
+                    locationRows.optionalText(5)
+                ))
         }
 
         var photos: [CatalogPhoto] = []
