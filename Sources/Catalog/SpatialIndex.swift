@@ -45,14 +45,13 @@ struct SpatialIndex: Sendable {
         to query: SIMD3<Double>, limit: Int, maxDistance: Double, distance: (Int) -> Double?
     ) -> [(location: Int, distance: Double)] {
         guard limit > 0 else { return [] }
-        var search = Search(query: query, limit: limit, bound: maxDistance)
-        search.visit(self, 0, locations.count, distance)
-        return search.best
+        return withoutActuallyEscaping(distance) { distance in
+            var search = Search(query: query, limit: limit, bound: maxDistance, distance: distance)
+            search.visit(self, 0, locations.count)
+            return search.best
+        }
     }
 
-    /// The state of one search. The distance closure is passed down the recursion
-    /// rather than stored: a stored closure must be escaping, and calling a
-    /// non-escaping one through it costs a reabstraction thunk per candidate.
     private struct Search {
         let query: SIMD3<Double>
         let limit: Int
@@ -60,33 +59,35 @@ struct SpatialIndex: Sendable {
         var bound: Double
         /// A chord length no candidate within `bound` exceeds.
         var chordBound: Double
+        let distance: (Int) -> Double?
         var best: [(location: Int, distance: Double)] = []
 
-        init(query: SIMD3<Double>, limit: Int, bound: Double) {
+        init(query: SIMD3<Double>, limit: Int, bound: Double, distance: @escaping (Int) -> Double?) {
             self.query = query
             self.limit = limit
             self.bound = bound
             self.chordBound = GreatCircle.chordBound(forDistance: bound)
+            self.distance = distance
             best.reserveCapacity(limit + 1)
         }
 
-        mutating func visit(_ index: SpatialIndex, _ lo: Int, _ hi: Int, _ distance: (Int) -> Double?) {
+        mutating func visit(_ index: SpatialIndex, _ lo: Int, _ hi: Int) {
             guard lo < hi else { return }
             let mid = (lo + hi) / 2
             let point = index.points[mid]
-            consider(Int(index.locations[mid]), point, distance)
+            consider(Int(index.locations[mid]), point)
             guard hi - lo > 1 else { return }
             let offset = query[Int(index.axes[mid])] - point[Int(index.axes[mid])]
             if offset < 0 {
-                visit(index, lo, mid, distance)
-                if -offset <= chordBound { visit(index, mid + 1, hi, distance) }
+                visit(index, lo, mid)
+                if -offset <= chordBound { visit(index, mid + 1, hi) }
             } else {
-                visit(index, mid + 1, hi, distance)
-                if offset <= chordBound { visit(index, lo, mid, distance) }
+                visit(index, mid + 1, hi)
+                if offset <= chordBound { visit(index, lo, mid) }
             }
         }
 
-        private mutating func consider(_ location: Int, _ point: SIMD3<Double>, _ distance: (Int) -> Double?) {
+        private mutating func consider(_ location: Int, _ point: SIMD3<Double>) {
             let difference = point - query
             guard (difference * difference).sum() <= chordBound * chordBound else { return }
             guard let meters = distance(location), meters <= bound else { return }
