@@ -7,67 +7,68 @@ import Catalog
 /// `Sendable`: immutable after `init`.
 public final class CatalogJSON: PhotoSummaryProvider, Sendable {
     private let catalog: PhotoCatalog
-    /// PhotoSummary object of each photo, by index in `catalog.photos`.
-    private let summaries: [[UInt8]]
+    /// Every photo's PhotoSummary object, back to back, in `catalog.photos` order:
+    /// one allocation instead of one array per photo.
+    private let summaries: CatalogJSONArena
+    /// Where each photo's thumbnail URL, as a JSON string, lies inside its summary
+    /// (the value of its `"thumbnailURL"` member), relative to the summary's start.
+    private let thumbnailStarts: [Int32]
+    private let thumbnailEnds: [Int32]
     /// Each location's object up to and including `"photoCount":`.
-    private let locationHeads: [[UInt8]]
-    /// Each photo's thumbnail URL as a JSON string.
-    private let thumbnailURLs: [[UInt8]]
+    private let locationHeads: CatalogJSONArena
     /// The whole `GET /boroughs` body.
     let boroughsBody: [UInt8]
 
     public init(catalog: PhotoCatalog) {
         self.catalog = catalog
-        summaries = catalog.photos.map { photo in
-            var writer = JSONWriter(reservingCapacity: 320)
-            Self.writeSummaryMembers(of: photo, wrapped: true, into: &writer)
-            return writer.bytes
+        let photos = catalog.photos
+        var thumbnailStarts: [Int32] = []
+        var thumbnailEnds: [Int32] = []
+        thumbnailStarts.reserveCapacity(photos.count)
+        thumbnailEnds.reserveCapacity(photos.count)
+        summaries = CatalogJSONArena(count: photos.count, estimatedSize: 384) { index, writer in
+            let thumbnail = Self.writeSummary(of: photos[index], into: &writer)
+            thumbnailStarts.append(Int32(thumbnail.lowerBound))
+            thumbnailEnds.append(Int32(thumbnail.upperBound))
         }
-        locationHeads = catalog.locations.map { location in
-            var writer = JSONWriter(reservingCapacity: 192)
+        self.thumbnailStarts = thumbnailStarts
+        self.thumbnailEnds = thumbnailEnds
+        let locations = catalog.locations
+        locationHeads = CatalogJSONArena(count: locations.count, estimatedSize: 192) { index, writer in
             writer.beginObject()
-            Self.writeLocationMembers(location, into: &writer)
-            writer.endObject()
-            var bytes = writer.bytes
-            bytes.removeLast()
-            bytes.append(contentsOf: #","photoCount":"#.utf8)
-            return bytes
-        }
-        thumbnailURLs = catalog.photos.map { photo in
-            var writer = JSONWriter(reservingCapacity: 64)
-            writer.string(photo.thumbnailURL)
-            return writer.bytes
+            Self.writeLocationMembers(locations[index], into: &writer)
+            writer.key("photoCount")
         }
         boroughsBody = Self.encodeBoroughs(catalog.boroughSummaries)
     }
 
     public func photoSummaryJSON(photoID: String) -> [UInt8]? {
-        catalog.photoIndex(photoID: photoID).map { summaries[$0] }
+        catalog.photoIndex(photoID: photoID).map { summaries.fragment($0) }
     }
 
     /// `{"latitude":…,"longitude":…,"locations":[Location + distanceMeters + photos]}`.
     func nearbyBody(_ query: NearbyQuery, photosPerLocation: Int, matches: [NearbyMatch]) -> [UInt8] {
         var body: [UInt8] = []
-        body.reserveCapacity(64 + matches.count * (200 + photosPerLocation * 300))
+        body.reserveCapacity(64 + matches.count * (240 + photosPerLocation * 340))
         body.append(contentsOf: #"{"latitude":"#.utf8)
-        append(number: query.latitude, to: &body)
+        CatalogJSONNumber.append(query.latitude, to: &body)
         body.append(contentsOf: #","longitude":"#.utf8)
-        append(number: query.longitude, to: &body)
+        CatalogJSONNumber.append(query.longitude, to: &body)
         body.append(contentsOf: #","locations":["#.utf8)
+        let filter = query.filter
         for (offset, match) in matches.enumerated() {
             if offset > 0 { body.append(UInt8(ascii: ",")) }
-            body.append(contentsOf: locationHeads[match.location])
-            body.append(contentsOf: String(match.photoCount).utf8)
+            locationHeads.append(match.location, to: &body)
+            CatalogJSONNumber.append(match.photoCount, to: &body)
             body.append(contentsOf: #","distanceMeters":"#.utf8)
-            // Centimetres are plenty for a distance and keep the numbers short.
-            append(number: (match.distance * 100).rounded() / 100, to: &body)
+            CatalogJSONNumber.appendCentimetres(match.distance, to: &body)
             body.append(contentsOf: #","photos":["#.utf8)
             var written = 0
             for photo in catalog.photoRange(location: match.location) {
                 if written == photosPerLocation { break }
-                if query.filter.filtersYears, !query.filter.matches(years: catalog.photos[photo].yearNumbers) { continue }
+                if filter.filtersYears, !catalog.photo(photo, matches: filter) { continue }
                 if written > 0 { body.append(UInt8(ascii: ",")) }
-                body.append(contentsOf: summaries[photo])
+                summaries.append(photo, to: &body)
                 written += 1
             }
             body.append(contentsOf: "]}".utf8)
@@ -83,14 +84,15 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         body.append(contentsOf: #"{"locations":["#.utf8)
         for (offset, match) in result.matches.enumerated() {
             if offset > 0 { body.append(UInt8(ascii: ",")) }
-            body.append(contentsOf: locationHeads[match.location])
-            body.append(contentsOf: String(match.photoCount).utf8)
+            locationHeads.append(match.location, to: &body)
+            CatalogJSONNumber.append(match.photoCount, to: &body)
             body.append(contentsOf: #","thumbnailURL":"#.utf8)
-            body.append(contentsOf: thumbnailURLs[match.firstPhoto])
+            let first = match.firstPhoto
+            summaries.append(first, part: Int(thumbnailStarts[first])..<Int(thumbnailEnds[first]), to: &body)
             body.append(UInt8(ascii: "}"))
         }
         body.append(contentsOf: #"],"total":"#.utf8)
-        body.append(contentsOf: String(result.total).utf8)
+        CatalogJSONNumber.append(result.total, to: &body)
         body.append(contentsOf: #","truncated":"#.utf8)
         body.append(contentsOf: (result.truncated ? "true" : "false").utf8)
         body.append(UInt8(ascii: "}"))
@@ -103,7 +105,9 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         let location = catalog.locations[photo.locationIndex]
         var writer = JSONWriter(reservingCapacity: 1024)
         writer.beginObject()
-        Self.writeSummaryMembers(of: photo, wrapped: false, into: &writer)
+        writer.field("photoID", photo.photoID)
+        writer.field("thumbnailURL", photo.thumbnailURL)
+        Self.writeSummaryTail(of: photo, into: &writer)
         writer.field("locationID", location.locationID)
         writer.field("latitude", location.latitude)
         writer.field("longitude", location.longitude)
@@ -120,16 +124,27 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         return writer.bytes
     }
 
-    private static func writeSummaryMembers(of photo: CatalogPhoto, wrapped: Bool, into writer: inout JSONWriter) {
-        if wrapped { writer.beginObject() }
+    /// The PhotoSummary object; returns where its thumbnail URL (a JSON string) lies in `writer.bytes`.
+    /// The photo is passed, not copied out of the array: a copy would retain all its strings.
+    private static func writeSummary(of photo: borrowing CatalogPhoto, into writer: inout JSONWriter) -> Range<Int> {
+        writer.beginObject()
         writer.field("photoID", photo.photoID)
-        writer.field("thumbnailURL", photo.thumbnailURL)
+        writer.key("thumbnailURL")
+        let start = writer.bytes.count
+        writer.string(photo.thumbnailURL)
+        let thumbnail = start..<writer.bytes.count
+        writeSummaryTail(of: photo, into: &writer)
+        writer.endObject()
+        return thumbnail
+    }
+
+    /// The PhotoSummary members after `photoID` and `thumbnailURL`, in contract order.
+    private static func writeSummaryTail(of photo: borrowing CatalogPhoto, into writer: inout JSONWriter) {
         writer.field("photoURL", photo.photoURL)
         writer.field("width", photo.width)
         writer.field("height", photo.height)
         writer.field("title", photo.title)
         writer.field("date", photo.date)
-        if wrapped { writer.endObject() }
     }
 
     private static func writeLocationMembers(_ location: CatalogLocation, into writer: inout JSONWriter) {
@@ -163,12 +178,5 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         }
         writer.endArray()
         return writer.bytes
-    }
-
-    /// A JSON number, formatted exactly as `JSONWriter.number` does.
-    private func append(number: Double, to body: inout [UInt8]) {
-        var writer = JSONWriter(reservingCapacity: 24)
-        writer.number(number)
-        body.append(contentsOf: writer.bytes)
     }
 }

@@ -6,15 +6,23 @@ import HTTPServer
 /// rejected (which value was meant is ambiguous); unknown parameters are ignored,
 /// so clients may add cache-busters.
 struct CatalogParameters {
-    private var values: [String: String] = [:]
+    /// The known parameters given, each once. A handful at most: linear scans beat hashing.
+    private var values: [(name: String, value: String)] = []
 
     /// - Parameter known: the parameters this endpoint reads.
-    init(_ request: HTTPRequest, known: Set<String>) throws {
-        for item in request.queryItems where known.contains(item.name) {
-            guard values.updateValue(item.value, forKey: item.name) == nil else {
+    init(_ request: HTTPRequest, known: [String]) throws {
+        let items = request.queryItems
+        values.reserveCapacity(min(items.count, known.count))
+        for item in items where known.contains(item.name) {
+            guard !values.contains(where: { $0.name == item.name }) else {
                 throw Self.invalid(item.name, "must be given only once")
             }
+            values.append(item)
         }
+    }
+
+    private func value(_ name: String) -> String? {
+        values.first { $0.name == name }?.value
     }
 
     /// A required decimal number within `range`.
@@ -29,7 +37,7 @@ struct CatalogParameters {
     /// A decimal number (`-12`, `40.7`, `4.07e1`), finite; nil when absent.
     /// `NaN`, `inf`, hexadecimal and numbers that overflow (`1e999`) are rejected.
     func optionalNumber(_ name: String) throws -> Double? {
-        guard let text = values[name] else { return nil }
+        guard let text = value(name) else { return nil }
         guard Self.isDecimal(text), let value = Double(text) else {
             throw Self.invalid(name, "must be a decimal number, not \(Self.quote(text))")
         }
@@ -48,7 +56,7 @@ struct CatalogParameters {
 
     /// An integer (optional sign, decimal digits); nil when absent.
     func optionalInteger(_ name: String) throws -> Int? {
-        guard let text = values[name] else { return nil }
+        guard let text = value(name) else { return nil }
         var digits = Substring(text)
         if digits.first == "-" || digits.first == "+" { digits = digits.dropFirst() }
         guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
@@ -66,7 +74,7 @@ struct CatalogParameters {
             throw Self.invalid("from", "must not be greater than 'to' (\(from) > \(to))")
         }
         var borough: Borough?
-        if let name = values["borough"] {
+        if let name = value("borough") {
             guard let known = Borough(name: name) else {
                 let names = Borough.allCases.map(\.rawValue).joined(separator: ", ")
                 throw Self.invalid("borough", "must be one of \(names), not \(Self.quote(name))")

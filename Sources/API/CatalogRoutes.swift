@@ -26,8 +26,8 @@ public struct CatalogRoutes: Sendable {
         router.add(.get, "/boroughs", .immediate { _ in boroughs() })
     }
 
-    static let nearbyParameters: Set<String> = ["lat", "lon", "limit", "radius", "from", "to", "borough", "photos"]
-    static let regionParameters: Set<String> = ["south", "west", "north", "east", "limit", "from", "to", "borough"]
+    static let nearbyParameters = ["lat", "lon", "limit", "radius", "from", "to", "borough", "photos"]
+    static let regionParameters = ["south", "west", "north", "east", "limit", "from", "to", "borough"]
 
     func nearby(_ request: HTTPRequest) throws -> HTTPResponse {
         let parameters = try CatalogParameters(request, known: Self.nearbyParameters)

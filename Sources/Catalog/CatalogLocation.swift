@@ -13,8 +13,12 @@ public struct CatalogLocation: Sendable {
     /// Its photos' indices in `PhotoCatalog.photos`, in source-file order.
     public let photos: Range<Int>
 
-    init(latitude: Double, longitude: Double, borough: Borough?, intersection: String?, photos: Range<Int>) {
-        self.locationID = Self.identifier(latitude: latitude, longitude: longitude)
+    /// - Parameter locationID: `identifier(latitude:longitude:)` of the point, as stored.
+    init(
+        locationID: String, latitude: Double, longitude: Double, borough: Borough?, intersection: String?,
+        photos: Range<Int>
+    ) {
+        self.locationID = locationID
         self.latitude = latitude
         self.longitude = longitude
         self.borough = borough

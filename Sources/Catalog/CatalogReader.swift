@@ -18,7 +18,10 @@ enum CatalogReader {
         }
     }
 
-    /// Loads every location, photo and year into memory.
+    /// Loads every location, photo and year into memory, streaming the rows straight
+    /// into their final arrays: locations come out of SQLite already ordered by
+    /// `locationID` (the UNIQUE index; BINARY collation is UTF-8 byte order), and each
+    /// photo's years are merged in from a second cursor over the same photo order.
     static func load(path: String) throws -> PhotoCatalog {
         let connection = try Connection(path: path, mode: .readOnly)
         func fail(_ reason: String) -> CatalogError { .malformedDatabase(path: path, reason: reason) }
@@ -30,13 +33,43 @@ enum CatalogReader {
             let boroughsDigest = values[CatalogSchema.metaBoroughsDigest]
         else { throw fail("not a catalog of format version \(CatalogSchema.formatVersion)") }
 
-        var years: [Int: [String]] = [:]
-        let yearRows = try connection.prepare("SELECT photo, year FROM photo_years ORDER BY photo, position")
-        while try yearRows.step() {
-            years[yearRows.int(0), default: []].append(yearRows.text(1))
+        let locationCount = try connection.queryFirst("SELECT count(*) FROM locations") { $0.int(0) } ?? 0
+        let photoCount = try connection.queryFirst("SELECT count(*) FROM photos") { $0.int(0) } ?? 0
+
+        /// Each location's fields, by its rank in `locationID` order.
+        var rows:
+            [(position: Int, locationID: String, latitude: Double, longitude: Double, borough: Borough?, intersection: String?)] =
+            []
+        rows.reserveCapacity(locationCount)
+        /// The rank of the location at each source position.
+        var rankOfPosition = [Int](repeating: -1, count: locationCount)
+        let locationRows = try connection.prepare(
+            "SELECT position, location_id, latitude, longitude, borough, intersection FROM locations ORDER BY location_id")
+        while try locationRows.step() {
+            let position = locationRows.int(0)
+            guard rankOfPosition.indices.contains(position), rankOfPosition[position] < 0 else {
+                throw fail("location positions are not contiguous")
+            }
+            rankOfPosition[position] = rows.count
+            var borough: Borough?
+            if let name = locationRows.optionalText(4) {
+                guard let known = Borough(rawValue: name) else { throw fail("unknown borough \(name)") }
+                borough = known
+            }
+            rows.append(
+                (
+                    position, locationRows.text(1), locationRows.double(2), locationRows.double(3), borough,
+                    locationRows.optionalText(5)
+                ))
         }
 
         var photos: [CatalogPhoto] = []
+        photos.reserveCapacity(photoCount)
+        /// Each location's photos, by source position; photos come grouped by location in that order.
+        var photoRanges = [Range<Int>](repeating: 0..<0, count: locationCount)
+        var currentPosition = -1
+        let yearRows = try connection.prepare("SELECT photo, year FROM photo_years ORDER BY photo, position")
+        var hasYear = try yearRows.step()
         let photoRows = try connection.prepare(
             """
             SELECT position, photo_id, location, title, date, folder, text, width, height,
@@ -44,39 +77,40 @@ enum CatalogReader {
             FROM photos ORDER BY position
             """)
         while try photoRows.step() {
-            guard photoRows.int(0) == photos.count else { throw fail("photo positions are not contiguous") }
+            let index = photos.count
+            guard photoRows.int(0) == index else { throw fail("photo positions are not contiguous") }
+            let position = photoRows.int(2)
+            if position != currentPosition {
+                guard position == currentPosition + 1 else { throw fail("photos out of location order") }
+                currentPosition = position
+                guard photoRanges.indices.contains(position) else { throw fail("photo \(index) has no location") }
+                photoRanges[position] = index..<index
+            }
+            photoRanges[position] = photoRanges[position].lowerBound..<(index + 1)
+            var years: [String] = []
+            while hasYear, yearRows.int(0) == index {
+                years.append(yearRows.text(1))
+                hasYear = try yearRows.step()
+            }
+            guard !hasYear || yearRows.int(0) > index else { throw fail("years of a photo that does not exist") }
             photos.append(
                 CatalogPhoto(
                     photoID: photoRows.text(1), title: photoRows.optionalText(3), date: photoRows.optionalText(4),
-                    folder: photoRows.optionalText(5), text: photoRows.optionalText(6), years: years[photos.count] ?? [],
+                    folder: photoRows.optionalText(5), text: photoRows.optionalText(6), years: years,
                     width: photoRows.int(7), height: photoRows.int(8), thumbnailURL: photoRows.text(9),
                     photoURL: photoRows.text(10), nyplURL: photoRows.text(11), intersection: photoRows.optionalText(12),
-                    locationIndex: photoRows.int(2)))
+                    locationIndex: rankOfPosition[position]))
         }
+        guard !hasYear else { throw fail("years of a photo that does not exist") }
+        guard currentPosition == locationCount - 1 else { throw fail("location \(currentPosition + 1) has no photos") }
 
-        var locations: [CatalogLocation] = []
-        var nextPhoto = 0
-        let locationRows = try connection.prepare(
-            "SELECT position, latitude, longitude, borough, intersection FROM locations ORDER BY position")
-        while try locationRows.step() {
-            let position = locationRows.int(0)
-            guard position == locations.count else { throw fail("location positions are not contiguous") }
-            let first = nextPhoto
-            while nextPhoto < photos.count, photos[nextPhoto].locationIndex == position { nextPhoto += 1 }
-            guard nextPhoto > first else { throw fail("location \(position) has no photos") }
-            var borough: Borough?
-            if let name = locationRows.optionalText(3) {
-                guard let known = Borough(rawValue: name) else { throw fail("unknown borough \(name)") }
-                borough = known
-            }
-            locations.append(
-                CatalogLocation(
-                    latitude: locationRows.double(1), longitude: locationRows.double(2), borough: borough,
-                    intersection: locationRows.optionalText(4), photos: first..<nextPhoto))
+        let locations = rows.map { row in
+            CatalogLocation(
+                locationID: row.locationID, latitude: row.latitude, longitude: row.longitude, borough: row.borough,
+                intersection: row.intersection, photos: photoRanges[row.position])
         }
-        guard nextPhoto == photos.count else { throw fail("photos out of location order") }
         return PhotoCatalog(
-            sourceOrderLocations: locations, photos: photos,
+            locations: locations, photos: photos,
             dataVersion: SourceFiles.dataVersion(locationsDigest: locationsDigest, boroughsDigest: boroughsDigest))
     }
 }

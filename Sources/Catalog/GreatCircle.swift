@@ -9,14 +9,28 @@ public enum GreatCircle {
     /// Haversine stays accurate for the short distances the API mostly serves,
     /// where the spherical law of cosines loses precision.
     public static func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
-        let phi1 = latitude1 * .pi / 180
-        let phi2 = latitude2 * .pi / 180
+        distance(
+            latitude1: latitude1, longitude1: longitude1, cosLatitude1: cosLatitude(latitude1),
+            latitude2: latitude2, longitude2: longitude2, cosLatitude2: cosLatitude(latitude2))
+    }
+
+    /// The same distance, bit for bit, with the cosines of both latitudes
+    /// (`cosLatitude(_:)`) computed once by the caller rather than on every call.
+    static func distance(
+        latitude1: Double, longitude1: Double, cosLatitude1: Double,
+        latitude2: Double, longitude2: Double, cosLatitude2: Double
+    ) -> Double {
         let halfDeltaPhi = (latitude2 - latitude1) * .pi / 360
         let halfDeltaLambda = (longitude2 - longitude1) * .pi / 360
         let sinPhi = sin(halfDeltaPhi)
         let sinLambda = sin(halfDeltaLambda)
-        let a = sinPhi * sinPhi + cos(phi1) * cos(phi2) * sinLambda * sinLambda
+        let a = sinPhi * sinPhi + cosLatitude1 * cosLatitude2 * sinLambda * sinLambda
         return 2 * earthRadius * asin(min(1, a.squareRoot()))
+    }
+
+    /// The cosine of a latitude given in degrees, as `distance` uses it.
+    static func cosLatitude(_ latitude: Double) -> Double {
+        cos(latitude * .pi / 180)
     }
 
     /// The point as a unit vector; straight-line (chord) distances between such

@@ -16,6 +16,8 @@ public final class PhotoCatalog: Sendable {
     /// loops do not copy (and retain the strings of) whole `CatalogLocation` values.
     private let latitudes: [Double]
     private let longitudes: [Double]
+    /// `GreatCircle.cosLatitude` of each location, so a distance needs two fewer cosines.
+    private let cosLatitudes: [Double]
     private let boroughs: [Borough?]
     private let photoRanges: [Range<Int>]
     private let photoIndexByID: [String: Int]
@@ -25,27 +27,21 @@ public final class PhotoCatalog: Sendable {
     private let sortedLatitudes: [Double]
 
     /// - Parameters:
-    ///   - sourceOrderLocations: in source order; their `photos` ranges index `photos`.
-    ///   - photos: in source order; `locationIndex` is the source position of their location.
-    init(sourceOrderLocations: [CatalogLocation], photos sourcePhotos: [CatalogPhoto], dataVersion: String) {
-        let order = sourceOrderLocations.indices.sorted {
-            sourceOrderLocations[$0].locationID.utf8.lexicographicallyPrecedes(sourceOrderLocations[$1].locationID.utf8)
-        }
-        var newIndex = [Int](repeating: 0, count: order.count)
-        for (position, source) in order.enumerated() { newIndex[source] = position }
-        let locations = order.map { sourceOrderLocations[$0] }
-        let photos = sourcePhotos.map { $0.relocated(to: newIndex[$0.locationIndex]) }
+    ///   - locations: ordered by `locationID`; their `photos` ranges index `photos`.
+    ///   - photos: in source order; `locationIndex` indexes `locations`.
+    init(locations: [CatalogLocation], photos: [CatalogPhoto], dataVersion: String) {
         self.locations = locations
         self.photos = photos
         self.dataVersion = dataVersion
         latitudes = locations.map(\.latitude)
         longitudes = locations.map(\.longitude)
+        cosLatitudes = locations.map { GreatCircle.cosLatitude($0.latitude) }
         boroughs = locations.map(\.borough)
         photoRanges = locations.map(\.photos)
 
         var photoIndexByID: [String: Int] = [:]
         photoIndexByID.reserveCapacity(photos.count)
-        for (offset, photo) in photos.enumerated() { photoIndexByID[photo.photoID] = offset }
+        for offset in photos.indices { photoIndexByID[photos[offset].photoID] = offset }
         self.photoIndexByID = photoIndexByID
 
         index = SpatialIndex(vectors: locations.map { GreatCircle.unitVector(latitude: $0.latitude, longitude: $0.longitude) })
@@ -66,12 +62,17 @@ public final class PhotoCatalog: Sendable {
         photoRanges[location]
     }
 
+    /// Whether one of the photo's years lies in the filter's year range (the borough is not checked).
+    public func photo(_ index: Int, matches filter: PhotoFilter) -> Bool {
+        filter.matches(years: photos[index].yearNumbers)
+    }
+
     /// How many photos of a location match the filter's years (the borough is not checked).
     public func photoCount(location: Int, filter: PhotoFilter) -> Int {
         let range = photoRanges[location]
         guard filter.filtersYears else { return range.count }
         var count = 0
-        for photo in range where filter.matches(years: photos[photo].yearNumbers) { count += 1 }
+        for photo in range where self.photo(photo, matches: filter) { count += 1 }
         return count
     }
 
@@ -79,6 +80,7 @@ public final class PhotoCatalog: Sendable {
     /// ties by `locationID`; exact for any point on the globe.
     public func nearby(_ query: NearbyQuery) -> [NearbyMatch] {
         let vector = GreatCircle.unitVector(latitude: query.latitude, longitude: query.longitude)
+        let cosQueryLatitude = GreatCircle.cosLatitude(query.latitude)
         var counts: [Int: Int] = [:]
         let found = index.nearest(to: vector, limit: query.limit, maxDistance: query.radius ?? .infinity) { location in
             if let borough = query.filter.borough, boroughs[location] != borough { return nil }
@@ -88,8 +90,8 @@ public final class PhotoCatalog: Sendable {
                 counts[location] = count
             }
             return GreatCircle.distance(
-                latitude1: query.latitude, longitude1: query.longitude,
-                latitude2: latitudes[location], longitude2: longitudes[location])
+                latitude1: query.latitude, longitude1: query.longitude, cosLatitude1: cosQueryLatitude,
+                latitude2: latitudes[location], longitude2: longitudes[location], cosLatitude2: cosLatitudes[location])
         }
         return found.map { match in
             NearbyMatch(
@@ -112,7 +114,7 @@ public final class PhotoCatalog: Sendable {
             if query.filter.filtersYears {
                 var count = 0
                 var first = -1
-                for photo in range where query.filter.matches(years: photos[photo].yearNumbers) {
+                for photo in range where self.photo(photo, matches: query.filter) {
                     if first < 0 { first = photo }
                     count += 1
                 }
