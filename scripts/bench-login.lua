@@ -1,5 +1,7 @@
 -- wrk script: POST /users/login for one user, counting statuses (200 logged in,
--- 503 hasher busy) across threads.
+-- 503 hasher busy) across threads. Like the app, a client waits out Retry-After
+-- after a 503 (the next request of the thread is delayed by it); HONOUR_RETRY_AFTER=0
+-- makes it a flood that ignores it.
 
 local threads = {}
 
@@ -15,8 +17,19 @@ function init(args)
     counts = {}
 end
 
+local pause = 0
+
 function response(status, headers, body)
     counts[status] = (counts[status] or 0) + 1
+    if status == 503 and os.getenv("HONOUR_RETRY_AFTER") ~= "0" then
+        pause = (tonumber(headers["Retry-After"]) or 1) * 1000
+    end
+end
+
+function delay()
+    local milliseconds = pause
+    pause = 0
+    return milliseconds
 end
 
 function done(summary, latency, requests)

@@ -9,7 +9,8 @@ import Synchronization
 /// any memory cap, so at most `concurrentHashes` run at a time, at most `queuedHashes`
 /// more wait for a slot, and anything beyond that fails at once with
 /// `AccountsError.hasherBusy` (the API answers 503 with `Retry-After`) instead of
-/// piling up memory and latency.
+/// piling up memory and latency. The hashes themselves run on `BackgroundThreads`
+/// at a lower priority than the threads that serve requests.
 public final class PasswordHasher: Sendable {
     /// The cost of new hashes; older hashes keep verifying with their own.
     public let cost: ScryptCost
@@ -22,6 +23,7 @@ public final class PasswordHasher: Sendable {
     /// Running plus waiting hashes.
     private let admitted = Mutex(0)
     private let slots: DispatchSemaphore
+    private let threads: BackgroundThreads
 
     public init(cost: ScryptCost, concurrentHashes: Int = 2, queuedHashes: Int = 4) {
         precondition(concurrentHashes > 0 && queuedHashes >= 0, "need at least one hashing slot")
@@ -29,6 +31,7 @@ public final class PasswordHasher: Sendable {
         self.concurrentHashes = concurrentHashes
         self.queuedHashes = queuedHashes
         self.slots = DispatchSemaphore(value: concurrentHashes)
+        self.threads = BackgroundThreads(count: concurrentHashes, name: "password-hasher")
     }
 
     /// Hashes running or waiting for a slot right now.
@@ -37,6 +40,7 @@ public final class PasswordHasher: Sendable {
     /// A new salted hash of `password` at the current cost.
     func hash(_ password: String) throws -> PasswordHash {
         let salt = SecretBytes.random(count: Self.saltByteCount)
+        let cost = cost
         let derived = try withSlot { try Self.derive(password, salt: salt, cost: cost) }
         return PasswordHash(cost: cost, salt: salt, hash: derived)
     }
@@ -48,8 +52,9 @@ public final class PasswordHasher: Sendable {
         return SecretBytes.constantTimeEquals(derived, stored.hash)
     }
 
-    /// Runs `body` once a slot is free; throws `hasherBusy` at once when the queue is full.
-    private func withSlot<Result>(_ body: () throws -> Result) throws -> Result {
+    /// Runs `body` on a hashing thread once a slot is free; throws `hasherBusy` at once
+    /// when the queue is full.
+    private func withSlot(_ body: @escaping @Sendable () throws -> [UInt8]) throws -> [UInt8] {
         let limit = concurrentHashes + queuedHashes
         let isAdmitted = admitted.withLock { count in
             guard count < limit else { return false }
@@ -60,7 +65,7 @@ public final class PasswordHasher: Sendable {
         defer { admitted.withLock { $0 -= 1 } }
         slots.wait()
         defer { slots.signal() }
-        return try body()
+        return try threads.run(body)
     }
 
     static func derive(_ password: String, salt: [UInt8], cost: ScryptCost) throws -> [UInt8] {
