@@ -66,7 +66,7 @@ let package = Package(
         // Helpers shared by the tests: a raw HTTP client, temporary directories, a running server.
         .target(
             name: "TestSupport",
-            dependencies: ["HTTPServer", "API", "Catalog", "Accounts", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["HTTPServer", "API", "Catalog", "Accounts", "Gzip", .product(name: "Logging", package: "swift-log")]
         ),
 
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
@@ -74,6 +74,6 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "API", "HTTPServer", "SQLite", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["API", "Gzip", "TestSupport", "PastNYC"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["API", "TestSupport", "PastNYC"]),
     ]
 )

@@ -1,6 +1,5 @@
 import Crypto
 import CryptoExtras
-import Dispatch
 import Synchronization
 
 /// Hashes and verifies passwords with scrypt, bounded in how many run at once.
@@ -22,7 +21,7 @@ public final class PasswordHasher: Sendable {
 
     /// Running plus waiting hashes.
     private let admitted = Mutex(0)
-    private let slots: DispatchSemaphore
+    /// `concurrentHashes` threads: jobs beyond them wait in its queue.
     private let threads: BackgroundThreads
 
     public init(cost: ScryptCost, concurrentHashes: Int = 2, queuedHashes: Int = 4) {
@@ -30,7 +29,6 @@ public final class PasswordHasher: Sendable {
         self.cost = cost
         self.concurrentHashes = concurrentHashes
         self.queuedHashes = queuedHashes
-        self.slots = DispatchSemaphore(value: concurrentHashes)
         self.threads = BackgroundThreads(count: concurrentHashes, name: "password-hasher")
     }
 
@@ -52,8 +50,8 @@ public final class PasswordHasher: Sendable {
         return SecretBytes.constantTimeEquals(derived, stored.hash)
     }
 
-    /// Runs `body` on a hashing thread once a slot is free; throws `hasherBusy` at once
-    /// when the queue is full.
+    /// Runs `body` on a hashing thread as soon as one is free; throws `hasherBusy` at
+    /// once when `concurrentHashes + queuedHashes` are already admitted.
     private func withSlot(_ body: @escaping @Sendable () throws -> [UInt8]) throws -> [UInt8] {
         let limit = concurrentHashes + queuedHashes
         let isAdmitted = admitted.withLock { count in
@@ -63,8 +61,6 @@ public final class PasswordHasher: Sendable {
         }
         guard isAdmitted else { throw AccountsError.hasherBusy(retryAfterSeconds: 1) }
         defer { admitted.withLock { $0 -= 1 } }
-        slots.wait()
-        defer { slots.signal() }
         return try threads.run(body)
     }
 

@@ -1,26 +1,10 @@
 import Foundation
-import Gzip
 import Testing
 import TestSupport
 
 @testable import HTTPServer
 
 @Suite struct ResponseTests {
-    private func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("body.gz")
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let reader = try GzipFileReader(path: path)
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = try chunk.withUnsafeMutableBytes { try reader.read(into: $0) }
-            if count == 0 { break }
-            output += chunk[..<count]
-        }
-        return output
-    }
-
     private func get(_ path: String, _ headers: String = "", server: TestServer) throws -> RawHTTPClient.Response {
         let client = try server.client()
         try client.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\(headers)\r\n")

@@ -1,5 +1,4 @@
 import Foundation
-import Gzip
 import Testing
 import TestSupport
 
@@ -104,20 +103,5 @@ import TestSupport
         #expect(response.header("Access-Control-Allow-Methods")?.contains("PUT") == true)
         let allowedHeaders = response.header("Access-Control-Allow-Headers")?.lowercased() ?? ""
         #expect(allowedHeaders.contains("authorization") && allowedHeaders.contains("content-type"))
-    }
-}
-
-/// Decompresses a gzip body through the production reader.
-func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
-    let directory = try TemporaryDirectory()
-    let path = directory.file("body.gz")
-    FileManager.default.createFile(atPath: path, contents: Data(bytes))
-    let reader = try GzipFileReader(path: path)
-    var result: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-    while true {
-        let count = try buffer.withUnsafeMutableBytes { try reader.read(into: $0) }
-        if count == 0 { return result }
-        result += buffer[0..<count]
     }
 }
