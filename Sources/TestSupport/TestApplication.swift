@@ -51,11 +51,17 @@ public enum PackageRoot {
     }()
 }
 
-/// A catalog built from the real `Data/` once per test process.
+/// A catalog built from the real `Data/` once per test process, in a folder removed
+/// when the process exits.
 public enum SharedCatalog {
+    /// The folder holding the built `catalog.sqlite`.
+    public static let directory = NSTemporaryDirectory() + "/past-nyc-shared-catalog-\(getpid())"
+
     private static let built: Result<String, any Error> = Result {
-        let directory = NSTemporaryDirectory() + "/past-nyc-shared-catalog-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        atexit {
+            try? FileManager.default.removeItem(atPath: SharedCatalog.directory)  // Best effort at exit: nothing left to report to.
+        }
         try CatalogStore.build(dataDirectory: directory, sourceDirectory: PackageRoot.path + "/Data")
         return directory + "/" + CatalogStore.databaseFileName
     }

@@ -1,22 +1,22 @@
 import Catalog
 import Foundation
 import Gzip
+import TestSupport
 
 /// The real catalog, built once per test run from the repository's `Data/` into a
 /// temporary directory, with an independent view of the same source file to check
 /// answers against.
 enum CatalogFixture {
-    static let sourceDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Data").path
+    static let sourceDirectory = PackageRoot.path + "/Data"
 
     static let locationsPath = (sourceDirectory as NSString).appendingPathComponent("oldnyc-locations.jsonl.gz")
     static let boroughsPath = (sourceDirectory as NSString).appendingPathComponent("boroughs.geojson")
 
     /// Built lazily (and once) on first use; Swift initializes static lets thread-safely.
+    /// The build is the one the integration tests share; opening it checks its data hashes.
     static let shared: Result<Shared, any Error> = Result {
-        let directory = try temporaryDirectory()
-        let catalog = try CatalogStore.openOrBuild(dataDirectory: directory, sourceDirectory: sourceDirectory)
+        _ = try SharedCatalog.path()
+        let catalog = try CatalogStore.openOrBuild(dataDirectory: SharedCatalog.directory, sourceDirectory: sourceDirectory)
         return Shared(catalog: catalog, oracle: try Oracle(path: locationsPath, catalog: catalog))
     }
 
