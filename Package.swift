@@ -18,6 +18,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // epoll and eventfd (Linux headers the Glibc module leaves out).
         .systemLibrary(name: "CEpoll"),
+        // The compiler's cache prefetch hint (a header-only shim).
+        .systemLibrary(name: "CPrefetch"),
 
         // Thin, safe wrappers over them.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
@@ -48,7 +50,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "HTTPServer", "Catalog", "Accounts",
+                "HTTPServer", "Catalog", "Accounts", "CPrefetch",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -4,18 +4,24 @@
 #
 # Reports, as medians of RUNS runs: cold start (no catalog yet) and warm start
 # (catalog present) time until /healthz answers 200; requests/s, p50 and p99
-# latency of wrk with CONNECTIONS connections on
+# latency of wrk with CONNECTIONS connections, and the server's CPU time per
+# request, on
 #   /nearby?lat=&lon=&limit=10&photos=5   (random points inside NYC)
 #   /region?south=&west=&north=&east=     (random ~1 km boxes inside NYC)
 #   /photos/{id}                          (random photo IDs of the catalog)
 #   nginx, a ~9 KB static file            (the yardstick)
-# and the server's peak resident memory (VmHWM) after all of it.
+# then the median over rounds of /nearby's req/s divided by nginx's, and the
+# server's peak resident memory (VmHWM) after all of it.
+#
+# The runs are interleaved: each round runs every request once, so a noisy
+# neighbour slows all of them alike and the per-round ratio stays fair. With two
+# CPUs or more, the server and nginx share SERVER_CPUS and wrk runs on WRK_CPUS.
 #
 # Usage: swift build -c release && scripts/bench-catalog.sh
 # Environment: PORT (18080), NGINX_PORT (18081), RUNS (3), DURATION (10s),
-#   CONNECTIONS (64), THREADS (2, wrk's), SERVER_CPUS (e.g. "1" to pin the
-#   server with taskset; default unpinned), SERVER_CMD (default below; $PORT
-#   and $TMP, the data directory, are expanded when it runs).
+#   CONNECTIONS (64), THREADS (1, wrk's), SERVER_CPUS ("0"), WRK_CPUS ("1"),
+#   SERVER_CMD (default below; $PORT and $TMP, the data directory, are
+#   expanded when it runs).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -25,8 +31,10 @@ NGINX_PORT=${NGINX_PORT:-18081}
 RUNS=${RUNS:-3}
 DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-64}
-THREADS=${THREADS:-2}
-SERVER_CPUS=${SERVER_CPUS:-}
+THREADS=${THREADS:-1}
+SERVER_CPUS=${SERVER_CPUS:-0}
+WRK_CPUS=${WRK_CPUS:-1}
+if [[ "$(nproc)" -lt 2 ]] || ! command -v taskset >/dev/null; then SERVER_CPUS=""; WRK_CPUS=""; fi
 SERVER_CMD=${SERVER_CMD:-'.build/release/past-nyc serve --host 127.0.0.1 --port $PORT --data-dir $TMP'}
 HEALTH_TIMEOUT_SECONDS=${HEALTH_TIMEOUT_SECONDS:-60}
 
@@ -149,12 +157,17 @@ http {
     }
 }
 CONF
-nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" &
+if [[ -n "$SERVER_CPUS" ]]; then
+    taskset -c "$SERVER_CPUS" nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" &
+else
+    nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" &
+fi
 NGINX_PID=$!
 
 # --- runs ----------------------------------------------------------------------
 
-echo "server: $SERVER_CMD   wrk: $THREADS threads, $CONNECTIONS connections, $DURATION x $RUNS runs"
+echo "server: $SERVER_CMD   wrk: $THREADS threads, $CONNECTIONS connections, $DURATION x $RUNS rounds"
+echo "CPUs: server and nginx ${SERVER_CPUS:-any}, wrk ${WRK_CPUS:-any}"
 
 cold=(); warm=()
 for ((run = 1; run <= RUNS; run++)); do
@@ -174,28 +187,58 @@ until curl -sf -o /dev/null "http://127.0.0.1:$NGINX_PORT/static.json"; do
     sleep 0.01
 done
 
-# bench <label> <url> <lua script>: a short warm-up, then RUNS measured runs.
-bench() {
-    local label=$1 url=$2 script=$3 lines=()
-    wrk -t "$THREADS" -c "$CONNECTIONS" -d 2s -s "$script" "$url" >/dev/null
-    for ((run = 1; run <= RUNS; run++)); do
-        lines+=("$(wrk -t "$THREADS" -c "$CONNECTIONS" -d "$DURATION" -s "$script" "$url" | grep '^RESULT')")
-    done
-    local rps p50 p99 bad
-    rps=$(printf '%s\n' "${lines[@]}" | awk '{ print $2 }' | median)
-    p50=$(printf '%s\n' "${lines[@]}" | awk '{ print $3 }' | median)
-    p99=$(printf '%s\n' "${lines[@]}" | awk '{ print $4 }' | median)
-    bad=$(printf '%s\n' "${lines[@]}" | awk '{ s += $5 + $6 } END { print s }')
-    printf '%-34s %10s req/s   p50 %8s ms   p99 %8s ms   non-2xx/errors %s\n' "$label" "$rps" "$p50" "$p99" "$bad"
-}
-
 cat >"$WORK/static.lua" <<LUA
 $(cat "$WORK/report.lua")
 LUA
 
-bench "GET /nearby limit=10 photos=5" "http://127.0.0.1:$PORT" "$WORK/nearby.lua"
-bench "GET /region ~1 km box" "http://127.0.0.1:$PORT" "$WORK/region.lua"
-bench "GET /photos/{id}" "http://127.0.0.1:$PORT" "$WORK/photos.lua"
-bench "nginx ~9 KB static file" "http://127.0.0.1:$NGINX_PORT/static.json" "$WORK/static.lua"
+# The nginx worker: the process whose CPU time nginx's requests cost.
+NGINX_WORKER=""
+until [[ -n "$NGINX_WORKER" ]]; do NGINX_WORKER=$(pgrep -P "$NGINX_PID" | head -n 1); sleep 0.01; done
+
+# Jiffies of user plus system CPU a process has used.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+TICKS_PER_SECOND=$(getconf CLK_TCK)
+
+WRK=(wrk -t "$THREADS" -c "$CONNECTIONS")
+if [[ -n "$WRK_CPUS" ]]; then WRK=(taskset -c "$WRK_CPUS" "${WRK[@]}"); fi
+
+LABELS=("GET /nearby limit=10 photos=5" "GET /region ~1 km box" "GET /photos/{id}" "nginx ~9 KB static file")
+URLS=("http://127.0.0.1:$PORT" "http://127.0.0.1:$PORT" "http://127.0.0.1:$PORT" "http://127.0.0.1:$NGINX_PORT/static.json")
+SCRIPTS=("$WORK/nearby.lua" "$WORK/region.lua" "$WORK/photos.lua" "$WORK/static.lua")
+
+# measure <index> <duration>: one wrk run; prints "RESULT <req/s> <p50> <p99> <non-2xx> <errors> <CPU µs per request>".
+measure() {
+    local pid=$SERVER_PID before line
+    [[ "${URLS[$1]}" == *":$NGINX_PORT/"* ]] && pid=$NGINX_WORKER
+    before=$(cpu_ticks "$pid")
+    line=$("${WRK[@]}" -d "$2" -s "${SCRIPTS[$1]}" "${URLS[$1]}" | grep '^RESULT')
+    echo "$line" | awk -v ticks=$(( $(cpu_ticks "$pid") - before )) -v hz="$TICKS_PER_SECOND" -v seconds="${2%s}" \
+        '{ printf "%s %.1f\n", $0, ticks / hz * 1e6 / ($2 * seconds) }'
+}
+
+for index in "${!LABELS[@]}"; do measure "$index" 2s >/dev/null; done  # warm-up
+results=()
+ratios=()
+for ((run = 1; run <= RUNS; run++)); do
+    round=()
+    for index in "${!LABELS[@]}"; do round+=("$(measure "$index" "$DURATION")"); done
+    results+=("${round[@]}")
+    nearby=$(awk '{ print $2 }' <<<"${round[0]}")
+    static=$(awk '{ print $2 }' <<<"${round[3]}")
+    ratios+=("$(awk -v a="$nearby" -v b="$static" 'BEGIN { printf "%.3f", a / b }')")
+    echo "round $run: /nearby $nearby req/s, nginx $static req/s, ratio ${ratios[-1]}"
+done
+
+# column <index> <field>: the median of one field over the rounds of one request.
+column() {
+    for ((run = 0; run < RUNS; run++)); do echo "${results[run * ${#LABELS[@]} + $1]}"; done | awk -v f="$2" '{ print $f }' | median
+}
+printf '%-30s %10s %11s %11s %14s %s\n' "request (median of $RUNS)" "req/s" "p50 ms" "p99 ms" "CPU µs/req" "non-2xx/errors"
+for index in "${!LABELS[@]}"; do
+    bad=$(for ((run = 0; run < RUNS; run++)); do echo "${results[run * ${#LABELS[@]} + index]}"; done | awk '{ s += $5 + $6 } END { print s }')
+    printf '%-30s %10s %11s %11s %14s %s\n' "${LABELS[$index]}" "$(column "$index" 2)" "$(column "$index" 3)" \
+        "$(column "$index" 4)" "$(column "$index" 7)" "$bad"
+done
+printf '/nearby req/s / nginx req/s, median of the rounds: %s\n' "$(printf '%s\n' "${ratios[@]}" | median)"
 
 printf 'server peak RSS (VmHWM): %s\n' "$(awk '/VmHWM/ { print $2, $3 }' "/proc/$SERVER_PID/status")"

@@ -1,4 +1,5 @@
 import Catalog
+import HTTPServer
 
 /// The JSON of catalog responses (CONTRACT.md "Catalog"), mostly precomputed at start:
 /// every PhotoSummary and every location's constant members are encoded once, so a
@@ -7,8 +8,9 @@ import Catalog
 /// `Sendable`: immutable after `init`.
 public final class CatalogJSON: PhotoSummaryProvider, Sendable {
     private let catalog: PhotoCatalog
-    /// Every photo's PhotoSummary object, back to back, in `catalog.photos` order:
-    /// one allocation instead of one array per photo.
+    /// Every photo's PhotoSummary object in `catalog.photos` order, one allocation
+    /// instead of one array per photo; each location's run of photos is stored
+    /// comma-joined, so its first photos go into a body as one slice.
     private let summaries: CatalogJSONArena
     /// Where each photo's thumbnail URL, as a JSON string, lies inside its summary
     /// (the value of its `"thumbnailURL"` member), relative to the summary's start.
@@ -26,7 +28,10 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         var thumbnailEnds: [Int32] = []
         thumbnailStarts.reserveCapacity(photos.count)
         thumbnailEnds.reserveCapacity(photos.count)
-        summaries = CatalogJSONArena(count: photos.count, estimatedSize: 384) { index, writer in
+        summaries = CatalogJSONArena(
+            count: photos.count, estimatedSize: 384,
+            joined: { photos[$0].locationIndex == photos[$0 - 1].locationIndex }
+        ) { index, writer in
             let thumbnail = Self.writeSummary(of: photos[index], into: &writer)
             thumbnailStarts.append(Int32(thumbnail.lowerBound))
             thumbnailEnds.append(Int32(thumbnail.upperBound))
@@ -50,30 +55,39 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
     func nearbyBody(_ query: NearbyQuery, photosPerLocation: Int, matches: [NearbyMatch]) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(64 + matches.count * (240 + photosPerLocation * 340))
-        body.append(contentsOf: #"{"latitude":"#.utf8)
+        body.append(#"{"latitude":"#)
         CatalogJSONNumber.append(query.latitude, to: &body)
-        body.append(contentsOf: #","longitude":"#.utf8)
+        body.append(#","longitude":"#)
         CatalogJSONNumber.append(query.longitude, to: &body)
-        body.append(contentsOf: #","locations":["#.utf8)
+        body.append(#","locations":["#)
         let filter = query.filter
+        for match in matches {
+            locationHeads.prefetch(match.location)
+            if let photo = catalog.photoRange(location: match.location).first { summaries.prefetch(photo) }
+        }
         for (offset, match) in matches.enumerated() {
             if offset > 0 { body.append(UInt8(ascii: ",")) }
             locationHeads.append(match.location, to: &body)
             CatalogJSONNumber.append(match.photoCount, to: &body)
-            body.append(contentsOf: #","distanceMeters":"#.utf8)
+            body.append(#","distanceMeters":"#)
             CatalogJSONNumber.appendCentimetres(match.distance, to: &body)
-            body.append(contentsOf: #","photos":["#.utf8)
-            var written = 0
-            for photo in catalog.photoRange(location: match.location) {
-                if written == photosPerLocation { break }
-                if filter.filtersYears, !catalog.photo(photo, matches: filter) { continue }
-                if written > 0 { body.append(UInt8(ascii: ",")) }
-                summaries.append(photo, to: &body)
-                written += 1
+            body.append(#","photos":["#)
+            let photos = catalog.photoRange(location: match.location)
+            if filter.filtersYears {
+                var written = 0
+                for photo in photos {
+                    if written == photosPerLocation { break }
+                    guard catalog.photo(photo, matches: filter) else { continue }
+                    if written > 0 { body.append(UInt8(ascii: ",")) }
+                    summaries.append(photo, to: &body)
+                    written += 1
+                }
+            } else {
+                summaries.append(run: photos.prefix(photosPerLocation), to: &body)
             }
-            body.append(contentsOf: "]}".utf8)
+            body.append("]}")
         }
-        body.append(contentsOf: "]}".utf8)
+        body.append("]}")
         return body
     }
 
@@ -81,20 +95,20 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
     func regionBody(_ result: RegionResult) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(40 + result.matches.count * 260)
-        body.append(contentsOf: #"{"locations":["#.utf8)
+        body.append(#"{"locations":["#)
         for (offset, match) in result.matches.enumerated() {
             if offset > 0 { body.append(UInt8(ascii: ",")) }
             locationHeads.append(match.location, to: &body)
             CatalogJSONNumber.append(match.photoCount, to: &body)
-            body.append(contentsOf: #","thumbnailURL":"#.utf8)
+            body.append(#","thumbnailURL":"#)
             let first = match.firstPhoto
             summaries.append(first, part: Int(thumbnailStarts[first])..<Int(thumbnailEnds[first]), to: &body)
             body.append(UInt8(ascii: "}"))
         }
-        body.append(contentsOf: #"],"total":"#.utf8)
+        body.append(#"],"total":"#)
         CatalogJSONNumber.append(result.total, to: &body)
-        body.append(contentsOf: #","truncated":"#.utf8)
-        body.append(contentsOf: (result.truncated ? "true" : "false").utf8)
+        body.append(#","truncated":"#)
+        body.append(result.truncated ? "true" : "false")
         body.append(UInt8(ascii: "}"))
         return body
     }

@@ -1,21 +1,36 @@
+import CPrefetch
+
 /// Many small precomputed JSON fragments stored back to back in one byte array and
 /// addressed by index: one allocation for all of them instead of one array each,
 /// and appending one to a body is a single `memcpy` with no reference counting.
 ///
+/// Neighbouring fragments may be stored with a comma between them (`joined`), so a
+/// run of them — a location's photos — is already a JSON array's contents and is
+/// appended as one slice.
+///
 /// `Sendable`: immutable after `init`.
 struct CatalogJSONArena: Sendable {
     private let bytes: [UInt8]
-    /// Where fragment `i` ends; it starts where fragment `i - 1` ends (0 for the first).
+    /// Where fragment `i` starts and ends in `bytes`.
+    private let starts: [Int32]
     private let ends: [Int32]
 
     /// Encodes fragments `0..<count`, each into a fresh writer handed to `encode`.
-    /// - Parameter estimatedSize: a typical fragment's size, to reserve the storage once.
-    init(count: Int, estimatedSize: Int, encode: (Int, inout JSONWriter) -> Void) {
+    /// - Parameters:
+    ///   - estimatedSize: a typical fragment's size, to reserve the storage once.
+    ///   - joined: whether fragment `i` (never 0) is stored after a comma that follows fragment `i - 1`.
+    init(
+        count: Int, estimatedSize: Int, joined: (Int) -> Bool = { _ in false }, encode: (Int, inout JSONWriter) -> Void
+    ) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count * estimatedSize)
+        var starts: [Int32] = []
         var ends: [Int32] = []
+        starts.reserveCapacity(count)
         ends.reserveCapacity(count)
         for index in 0..<count {
+            if index > 0, joined(index) { bytes.append(UInt8(ascii: ",")) }
+            starts.append(Int32(bytes.count))
             var writer = JSONWriter(reservingCapacity: estimatedSize)
             encode(index, &writer)
             bytes.append(contentsOf: writer.bytes)
@@ -23,28 +38,49 @@ struct CatalogJSONArena: Sendable {
             ends.append(Int32(bytes.count))
         }
         self.bytes = bytes
+        self.starts = starts
         self.ends = ends
     }
 
     /// Fragment `index` as its own array.
     func fragment(_ index: Int) -> [UInt8] {
-        Array(bytes[start(index)..<Int(ends[index])])
+        Array(bytes[Int(starts[index])..<Int(ends[index])])
     }
 
     /// Appends fragment `index` to `body`.
     func append(_ index: Int, to body: inout [UInt8]) {
-        append(start(index)..<Int(ends[index]), to: &body)
+        append(Int(starts[index])..<Int(ends[index]), to: &body)
+    }
+
+    /// Appends the fragments `run`, comma-separated, in one copy.
+    /// - Precondition: each fragment after the first of `run` was stored `joined`.
+    func append(run: Range<Int>, to body: inout [UInt8]) {
+        guard !run.isEmpty else { return }
+        append(Int(starts[run.lowerBound])..<Int(ends[run.upperBound - 1]), to: &body)
     }
 
     /// Appends the bytes `part` (offsets relative to the fragment's start) of fragment `index`.
     func append(_ index: Int, part: Range<Int>, to body: inout [UInt8]) {
-        let start = start(index)
+        let start = Int(starts[index])
         append((start + part.lowerBound)..<(start + part.upperBound), to: &body)
     }
 
-    private func start(_ index: Int) -> Int {
-        index == 0 ? 0 : Int(ends[index - 1])
+    /// Starts loading the first bytes of fragment `index` into the cache, so that
+    /// copying several scattered fragments waits for memory once, not once each.
+    func prefetch(_ index: Int) {
+        let start = Int(starts[index])
+        bytes.withUnsafeBytes { all in
+            var offset = start
+            while offset < min(start + Self.prefetchedBytes, all.count) {
+                prefetch_for_reading(all.baseAddress! + offset)
+                offset += 64
+            }
+        }
     }
+
+    /// How much of a fragment `prefetch` asks for: enough for the hardware prefetcher
+    /// to take over a longer run.
+    private static let prefetchedBytes = 256
 
     private func append(_ range: Range<Int>, to body: inout [UInt8]) {
         bytes.withUnsafeBufferPointer { all in

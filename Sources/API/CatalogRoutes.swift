@@ -5,8 +5,7 @@ import HTTPServer
 /// and `/boroughs`. All answer from memory, so they run on the event loop.
 ///
 /// Every 200 carries a strong ETag made of the catalog's data version and the
-/// normalized query: the catalog is immutable, so equal queries get equal bodies,
-/// and no body needs hashing.
+/// normalized query (`CatalogEntityTag`).
 public struct CatalogRoutes: Sendable {
     private let catalog: PhotoCatalog
     private let json: CatalogJSON
@@ -43,8 +42,14 @@ public struct CatalogRoutes: Sendable {
 
         let query = NearbyQuery(latitude: latitude, longitude: longitude, limit: limit, radius: radius, filter: filter)
         let body = json.nearbyBody(query, photosPerLocation: photos, matches: catalog.nearby(query))
-        let tag = "n\(latitude):\(longitude):\(limit):\(Self.tag(radius)):\(Self.tag(filter)):\(photos)"
-        return .json(body, etag: etag(tag))
+        var tag = CatalogEntityTag(dataVersion: catalog.dataVersion, endpoint: "n")
+        tag.add(latitude)
+        tag.add(longitude)
+        tag.add(limit)
+        tag.add(radius)
+        tag.add(filter)
+        tag.add(photos)
+        return .json(body, etag: tag.value)
     }
 
     func region(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -61,7 +66,11 @@ public struct CatalogRoutes: Sendable {
 
         let query = RegionQuery(south: south, west: west, north: north, east: east, limit: limit, filter: filter)
         let body = json.regionBody(catalog.region(query))
-        return .json(body, etag: etag("r\(south):\(west):\(north):\(east):\(limit):\(Self.tag(filter))"))
+        var tag = CatalogEntityTag(dataVersion: catalog.dataVersion, endpoint: "r")
+        for value in [south, west, north, east] { tag.add(value) }
+        tag.add(limit)
+        tag.add(filter)
+        return .json(body, etag: tag.value)
     }
 
     func photo(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -69,25 +78,12 @@ public struct CatalogRoutes: Sendable {
         guard let index = catalog.photoIndex(photoID: photoID) else {
             throw HTTPError(.notFound, detail: "There is no photo with ID '\(photoID.prefix(80))'.")
         }
-        return .json(json.photoBody(index), etag: etag("p\(index)"))
+        var tag = CatalogEntityTag(dataVersion: catalog.dataVersion, endpoint: "p")
+        tag.add(index)
+        return .json(json.photoBody(index), etag: tag.value)
     }
 
     func boroughs() -> HTTPResponse {
-        .json(json.boroughsBody, etag: etag("b"))
-    }
-
-    /// A strong entity tag (RFC 9110 §8.8.3); the query part uses only `etagc` characters,
-    /// and no commas, which naive `If-None-Match` list splitters would cut.
-    private func etag(_ query: String) -> String {
-        "\"\(catalog.dataVersion)-\(query)\""
-    }
-
-    private static func tag(_ radius: Double?) -> String {
-        radius.map { String($0) } ?? "_"
-    }
-
-    private static func tag(_ filter: PhotoFilter) -> String {
-        let borough = filter.borough.flatMap { Borough.allCases.firstIndex(of: $0) }
-        return "\(filter.fromYear.map(String.init) ?? "_"):\(filter.toYear.map(String.init) ?? "_"):\(borough.map(String.init) ?? "_")"
+        .json(json.boroughsBody, etag: CatalogEntityTag(dataVersion: catalog.dataVersion, endpoint: "b").value)
     }
 }

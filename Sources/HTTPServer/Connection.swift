@@ -39,8 +39,12 @@ final class Connection {
     private var state = State.readingHead
     private var inbound: [UInt8] = []
     private var inboundStart = 0
-    private var outbound: [UInt8] = []
-    private var outboundStart = 0
+    /// Bytes to write, in order: interim responses, response heads and bodies, each as
+    /// it was made, so a body goes to the socket without being copied into a send buffer.
+    /// Holds at most one response (and a `100 Continue`): see the type's comment.
+    private var outbound: [[UInt8]] = []
+    /// How much of `outbound[0]` is already written.
+    private var outboundOffset = 0
     private var body: [UInt8] = []
     private var chunkedDecoder: ChunkedBodyDecoder?
     private var closeAfterWrite = false
@@ -68,7 +72,7 @@ final class Connection {
     func handle(events: UInt32) {
         if events & Self.epollOut != 0 {
             flush()
-            if outboundStart == outbound.count { drive() }
+            if outbound.isEmpty { drive() }
             // Closed by either: the descriptor number may already belong to someone else.
             if case .closed = state { return }
         }
@@ -94,7 +98,7 @@ final class Connection {
     }
 
     func shutdownRequested() {
-        if case .readingHead = state, inboundStart == inbound.count, outboundStart == outbound.count {
+        if case .readingHead = state, inboundStart == inbound.count, outbound.isEmpty {
             close()
         }
     }
@@ -143,9 +147,9 @@ final class Connection {
     /// Advances the connection as far as the buffered bytes allow.
     private func drive() {
         while true {
-            if outboundStart < outbound.count {
+            if !outbound.isEmpty {
                 flush()
-                guard outboundStart == outbound.count else { return }
+                guard outbound.isEmpty else { return }
             }
             switch state {
             case .closed:
@@ -204,7 +208,7 @@ final class Connection {
             if head.expectsContinue {
                 if case .found = exchange.match {
                     // RFC 9110 §10.1.1: the client waits for this before sending the body.
-                    if inboundStart == inbound.count { outbound.append(contentsOf: ResponseEncoder.continueResponse) }
+                    if inboundStart == inbound.count { outbound.append(ResponseEncoder.continueResponse) }
                 } else {
                     // The body is not wanted: answer now, without reading it, and close.
                     closeAfterWrite = true
@@ -352,16 +356,13 @@ final class Connection {
             echoKeepAlive: head.version == .http1_0 && !closeAfterWrite)
         let encoded = ResponseEncoder.encode(
             response, context: context, serverName: loop.context.configuration.serverName, date: loop.dateCache.current())
-        if outbound.isEmpty {
-            outbound = encoded.bytes
-        } else {
-            outbound.append(contentsOf: encoded.bytes)
-        }
+        outbound.append(encoded.head)
+        if !encoded.body.isEmpty { outbound.append(encoded.body) }
         state = .readingHead
         setDeadline(.idle, now: MonotonicClock.now())
         AccessLog.record(
             loop.context.logger, method: logMethod ?? head.method, path: logPath ?? head.path, status: encoded.status,
-            bytes: encoded.bodyBytes, startedAt: exchange.startedAt, requestID: exchange.requestID, remote: remoteAddress)
+            bytes: encoded.body.count, startedAt: exchange.startedAt, requestID: exchange.requestID, remote: remoteAddress)
         flush()
     }
 
@@ -369,21 +370,17 @@ final class Connection {
     /// response, starts the lingering close.
     private func flush() {
         if case .closed = state { return }
-        while outboundStart < outbound.count {
+        while !outbound.isEmpty {
             let result: IOResult<Int>
             do {
-                result = try outbound.withUnsafeBytes { bytes throws(HTTPServerError) in
-                    try systemCall("send") {
-                        send(descriptor, bytes.baseAddress! + outboundStart, bytes.count - outboundStart, Int32(MSG_NOSIGNAL))
-                    }
-                }
+                result = try sendOutbound()
             } catch {
                 close()
                 return
             }
             switch result {
             case .done(let written):
-                outboundStart += written
+                consumeOutbound(written)
                 if deadlineKind == .write { setDeadline(.write, now: MonotonicClock.now()) }
             case .wouldBlock:
                 if deadlineKind != .write { setDeadline(.write, now: MonotonicClock.now()) }
@@ -391,12 +388,6 @@ final class Connection {
                 return
             }
         }
-        if outbound.capacity > 1 << 20 {
-            outbound = []
-        } else {
-            outbound.removeAll(keepingCapacity: true)
-        }
-        outboundStart = 0
         if closeAfterWrite, case .readingHead = state {
             state = .lingering
             shutdown(descriptor, Int32(SHUT_WR))
@@ -404,6 +395,48 @@ final class Connection {
             setInterest(Self.epollIn)
         } else if deadlineKind == .write {
             setDeadline(.idle, now: MonotonicClock.now())
+        }
+    }
+
+    /// One `sendmsg` of the unwritten rest of `outbound[0]` and, when there is one,
+    /// all of `outbound[1]`: a response head and its body leave in one system call.
+    private func sendOutbound() throws -> IOResult<Int> {
+        let descriptor = self.descriptor
+        return try outbound[0].withUnsafeBytes { first in
+            let rest = UnsafeRawBufferPointer(rebasing: first[outboundOffset...])
+            guard outbound.count > 1 else { return try Self.send(rest, .init(start: nil, count: 0), to: descriptor) }
+            return try outbound[1].withUnsafeBytes { second in
+                try Self.send(rest, second, to: descriptor)
+            }
+        }
+    }
+
+    private static func send(
+        _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer, to descriptor: Int32
+    ) throws(HTTPServerError) -> IOResult<Int> {
+        var vectors = (
+            iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count),
+            iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count))
+        return try withUnsafeMutableBytes(of: &vectors) { vectorBytes throws(HTTPServerError) in
+            var message = msghdr()
+            message.msg_iov = vectorBytes.baseAddress!.assumingMemoryBound(to: iovec.self)
+            message.msg_iovlen = second.isEmpty ? 1 : 2
+            return try systemCall("sendmsg") { sendmsg(descriptor, &message, Int32(MSG_NOSIGNAL)) }
+        }
+    }
+
+    /// Drops the `written` bytes from the front of `outbound`.
+    private func consumeOutbound(_ written: Int) {
+        var remaining = written
+        while remaining > 0 {
+            let unwritten = outbound[0].count - outboundOffset
+            guard remaining >= unwritten else {
+                outboundOffset += remaining
+                return
+            }
+            remaining -= unwritten
+            outbound.removeFirst()
+            outboundOffset = 0
         }
     }
 

@@ -15,11 +15,14 @@ enum ResponseEncoder {
         var echoKeepAlive: Bool
     }
 
-    /// The encoded response, with what the access log reports.
+    /// The encoded response, with what the access log reports. The head and the body
+    /// stay apart, so the body is written to the socket as the handler made it, uncopied.
     struct Encoded {
-        var bytes: [UInt8]
+        /// The status line and header section, up to and including the empty line.
+        var head: [UInt8]
+        /// The body bytes to send: empty for HEAD, 204 and 304.
+        var body: [UInt8]
         var status: HTTPStatus
-        var bodyBytes: Int
     }
 
     /// Bodies at or under this size are sent as they are: gzip would barely help.
@@ -41,9 +44,10 @@ enum ResponseEncoder {
         if compressible { addVary(to: &headers) }
 
         if let etag = response.etag, status == .ok, context.method == .get || context.method == .head {
-            let gzipTag = EntityTag.gzipVariant(of: etag)
+            let conditional = context.requestHeaders.contains("If-None-Match")
+            let gzipTag = wantsGzip || conditional ? EntityTag.gzipVariant(of: etag) : etag
             headers.set("ETag", wantsGzip ? gzipTag : etag)
-            if EntityTag.ifNoneMatch(context.requestHeaders, matchesAnyOf: [etag, gzipTag]) {
+            if conditional, EntityTag.ifNoneMatch(context.requestHeaders, matchesAnyOf: [etag, gzipTag]) {
                 // RFC 9110 §15.4.5: a 304 carries the validators and Vary, never a body.
                 status = .notModified
                 headers.remove("Content-Type")
@@ -60,25 +64,29 @@ enum ResponseEncoder {
         }
 
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(256 + body.count)
-        bytes.append(contentsOf: "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\nDate: ".utf8)
+        bytes.reserveCapacity(320)
+        bytes.append("HTTP/1.1 ")
+        appendDecimal(status.code, to: &bytes)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(utf8: status.reasonPhrase)
+        bytes.append("\r\nDate: ")
         bytes.append(contentsOf: date)
         appendField("Server", serverName, to: &bytes)
         for (name, value) in headers { appendField(name, value, to: &bytes) }
         appendField("X-Request-ID", context.requestID, to: &bytes)
         // RFC 9110 §8.6: no Content-Length in 1xx and 204; in 304 it would describe the 200's body.
         if status.code >= 200, status != .noContent, status != .notModified {
-            appendField("Content-Length", String(body.count), to: &bytes)
+            bytes.append("\r\nContent-Length: ")
+            appendDecimal(body.count, to: &bytes)
         }
         if context.closing {
             appendField("Connection", "close", to: &bytes)
         } else if context.echoKeepAlive {
             appendField("Connection", "keep-alive", to: &bytes)
         }
-        bytes.append(contentsOf: "\r\n\r\n".utf8)
+        bytes.append("\r\n\r\n")
         let sendsBody = context.method != .head && status != .notModified && status != .noContent
-        if sendsBody { bytes.append(contentsOf: body) }
-        return Encoded(bytes: bytes, status: status, bodyBytes: sendsBody ? body.count : 0)
+        return Encoded(head: bytes, body: sendsBody ? body : [], status: status)
     }
 
     /// The interim `100 Continue` (RFC 9110 §15.2.1).
@@ -86,15 +94,28 @@ enum ResponseEncoder {
 
     @inline(__always)
     private static func appendField(_ name: String, _ value: String, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: "\r\n".utf8)
-        bytes.append(contentsOf: name.utf8)
-        bytes.append(contentsOf: ": ".utf8)
-        bytes.append(contentsOf: value.utf8)
+        bytes.append("\r\n")
+        bytes.append(utf8: name)
+        bytes.append(": ")
+        bytes.append(utf8: value)
+    }
+
+    /// A non-negative integer in decimal, without the `String` that `String(value)` allocates.
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     /// JSON, YAML and text bodies not already content-coded may be sent gzipped.
     private static func isCompressible(_ headers: HTTPHeaders) -> Bool {
         guard !headers.contains("Content-Encoding"), let type = headers["Content-Type"] else { return false }
+        if type == HTTPResponse.jsonContentType { return true }
         let bytes = Array(type.utf8)
         return contains(bytes, "json") || contains(bytes, "yaml") || bytes.starts(with: "text/".utf8)
     }

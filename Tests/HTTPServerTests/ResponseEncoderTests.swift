@@ -23,7 +23,7 @@ import Testing
         let context = ResponseEncoder.Context(
             method: .get, requestHeaders: HTTPHeaders(), requestID: "id-1", closing: false, echoKeepAlive: false)
         let encoded = ResponseEncoder.encode(response, context: context, serverName: "s", date: Array("D".utf8))
-        let text = String(decoding: encoded.bytes, as: UTF8.self)
+        let text = String(decoding: encoded.head + encoded.body, as: UTF8.self)
         #expect(text.hasPrefix("HTTP/1.1 200 OK\r\nDate: D\r\nServer: s\r\n"))
         #expect(text.contains("\r\nContent-Length: 2\r\n"))
         #expect(!text.contains("999"))
