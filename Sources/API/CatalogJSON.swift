@@ -8,47 +8,72 @@ import HTTPServer
 /// `Sendable`: immutable after `init`.
 public final class CatalogJSON: PhotoSummaryProvider, Sendable {
     private let catalog: PhotoCatalog
-    /// Every photo's PhotoSummary object in `catalog.photos` order, one allocation
-    /// instead of one array per photo; each location's run of photos is stored
-    /// comma-joined, so its first photos go into a body as one slice.
-    private let summaries: CatalogJSONArena
+    /// Every location's constant JSON followed by its photos' PhotoSummary objects, in
+    /// location order: the location's object up to and including `"photoCount":`,
+    /// then its summaries, comma-joined. So a `/nearby` location is one head and one
+    /// slice of summaries lying next to each other in memory, found by one lookup.
+    private let fragments: CatalogJSONArena
+    /// The fragment of each location's head; its summaries are the fragments after it.
+    private let locationFragments: [Int32]
+    /// The fragment of each photo's summary, in `catalog.photos` order.
+    private let photoFragments: [Int32]
     /// Where each photo's thumbnail URL, as a JSON string, lies inside its summary
     /// (the value of its `"thumbnailURL"` member), relative to the summary's start.
     private let thumbnailStarts: [Int32]
     private let thumbnailEnds: [Int32]
-    /// Each location's object up to and including `"photoCount":`.
-    private let locationHeads: CatalogJSONArena
     /// The whole `GET /boroughs` body.
     let boroughsBody: [UInt8]
 
     public init(catalog: PhotoCatalog) {
         self.catalog = catalog
+        let locations = catalog.locations
         let photos = catalog.photos
-        var thumbnailStarts: [Int32] = []
-        var thumbnailEnds: [Int32] = []
-        thumbnailStarts.reserveCapacity(photos.count)
-        thumbnailEnds.reserveCapacity(photos.count)
-        summaries = CatalogJSONArena(
-            count: photos.count, estimatedSize: 384,
-            joined: { photos[$0].locationIndex == photos[$0 - 1].locationIndex }
-        ) { index, writer in
-            let thumbnail = Self.writeSummary(of: photos[index], into: &writer)
-            thumbnailStarts.append(Int32(thumbnail.lowerBound))
-            thumbnailEnds.append(Int32(thumbnail.upperBound))
+        /// Each fragment: a location's head, or a photo's summary.
+        enum Fragment {
+            case head(location: Int)
+            case summary(photo: Int)
         }
+        var order: [Fragment] = []
+        order.reserveCapacity(locations.count + photos.count)
+        var locationFragments: [Int32] = []
+        var photoFragments = [Int32](repeating: 0, count: photos.count)
+        for location in locations.indices {
+            locationFragments.append(Int32(order.count))
+            order.append(.head(location: location))
+            for photo in catalog.photoRange(location: location) {
+                photoFragments[photo] = Int32(order.count)
+                order.append(.summary(photo: photo))
+            }
+        }
+        var thumbnailStarts = [Int32](repeating: 0, count: photos.count)
+        var thumbnailEnds = [Int32](repeating: 0, count: photos.count)
+        fragments = CatalogJSONArena(
+            count: order.count, estimatedSize: 320,
+            joined: { index in
+                if case .summary = order[index], case .summary = order[index - 1] { return true }
+                return false
+            }
+        ) { index, writer in
+            switch order[index] {
+            case .head(let location):
+                writer.beginObject()
+                Self.writeLocationMembers(locations[location], into: &writer)
+                writer.key("photoCount")
+            case .summary(let photo):
+                let thumbnail = Self.writeSummary(of: photos[photo], into: &writer)
+                thumbnailStarts[photo] = Int32(thumbnail.lowerBound)
+                thumbnailEnds[photo] = Int32(thumbnail.upperBound)
+            }
+        }
+        self.locationFragments = locationFragments
+        self.photoFragments = photoFragments
         self.thumbnailStarts = thumbnailStarts
         self.thumbnailEnds = thumbnailEnds
-        let locations = catalog.locations
-        locationHeads = CatalogJSONArena(count: locations.count, estimatedSize: 192) { index, writer in
-            writer.beginObject()
-            Self.writeLocationMembers(locations[index], into: &writer)
-            writer.key("photoCount")
-        }
         boroughsBody = Self.encodeBoroughs(catalog.boroughSummaries)
     }
 
     public func photoSummaryJSON(photoID: String) -> [UInt8]? {
-        catalog.photoIndex(photoID: photoID).map { summaries.fragment($0) }
+        catalog.photoIndex(photoID: photoID).map { fragments.fragment(Int(photoFragments[$0])) }
     }
 
     /// `{"latitude":…,"longitude":…,"locations":[Location + distanceMeters + photos]}`.
@@ -61,29 +86,27 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         CatalogJSONNumber.append(query.longitude, to: &body)
         body.append(#","locations":["#)
         let filter = query.filter
-        for match in matches {
-            locationHeads.prefetch(match.location)
-            if let photo = catalog.photoRange(location: match.location).first { summaries.prefetch(photo) }
-        }
+        for match in matches { fragments.prefetch(Int(locationFragments[match.location])) }
         for (offset, match) in matches.enumerated() {
             if offset > 0 { body.append(UInt8(ascii: ",")) }
-            locationHeads.append(match.location, to: &body)
+            let head = Int(locationFragments[match.location])
+            fragments.append(head, to: &body)
             CatalogJSONNumber.append(match.photoCount, to: &body)
             body.append(#","distanceMeters":"#)
             CatalogJSONNumber.appendCentimetres(match.distance, to: &body)
             body.append(#","photos":["#)
-            let photos = catalog.photoRange(location: match.location)
             if filter.filtersYears {
                 var written = 0
-                for photo in photos {
+                for photo in catalog.photoRange(location: match.location) {
                     if written == photosPerLocation { break }
                     guard catalog.photo(photo, matches: filter) else { continue }
                     if written > 0 { body.append(UInt8(ascii: ",")) }
-                    summaries.append(photo, to: &body)
+                    fragments.append(Int(photoFragments[photo]), to: &body)
                     written += 1
                 }
             } else {
-                summaries.append(run: photos.prefix(photosPerLocation), to: &body)
+                // Without a year filter every photo counts: the first ones follow the head.
+                fragments.append(run: (head + 1)..<(head + 1 + min(match.photoCount, photosPerLocation)), to: &body)
             }
             body.append("]}")
         }
@@ -98,11 +121,12 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         body.append(#"{"locations":["#)
         for (offset, match) in result.matches.enumerated() {
             if offset > 0 { body.append(UInt8(ascii: ",")) }
-            locationHeads.append(match.location, to: &body)
+            fragments.append(Int(locationFragments[match.location]), to: &body)
             CatalogJSONNumber.append(match.photoCount, to: &body)
             body.append(#","thumbnailURL":"#)
             let first = match.firstPhoto
-            summaries.append(first, part: Int(thumbnailStarts[first])..<Int(thumbnailEnds[first]), to: &body)
+            fragments.append(
+                Int(photoFragments[first]), part: Int(thumbnailStarts[first])..<Int(thumbnailEnds[first]), to: &body)
             body.append(UInt8(ascii: "}"))
         }
         body.append(#"],"total":"#)

@@ -11,9 +11,14 @@ import CPrefetch
 /// `Sendable`: immutable after `init`.
 struct CatalogJSONArena: Sendable {
     private let bytes: [UInt8]
-    /// Where fragment `i` starts and ends in `bytes`.
-    private let starts: [Int32]
-    private let ends: [Int32]
+    /// Where each fragment starts and ends in `bytes`, side by side: one cache line
+    /// holds the bounds of several neighbouring fragments.
+    private let bounds: [Bounds]
+
+    private struct Bounds {
+        var start: Int32
+        var end: Int32
+    }
 
     /// Encodes fragments `0..<count`, each into a fresh writer handed to `encode`.
     /// - Parameters:
@@ -24,51 +29,48 @@ struct CatalogJSONArena: Sendable {
     ) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count * estimatedSize)
-        var starts: [Int32] = []
-        var ends: [Int32] = []
-        starts.reserveCapacity(count)
-        ends.reserveCapacity(count)
+        var bounds: [Bounds] = []
+        bounds.reserveCapacity(count)
         for index in 0..<count {
             if index > 0, joined(index) { bytes.append(UInt8(ascii: ",")) }
-            starts.append(Int32(bytes.count))
+            let start = Int32(bytes.count)
             var writer = JSONWriter(reservingCapacity: estimatedSize)
             encode(index, &writer)
             bytes.append(contentsOf: writer.bytes)
             precondition(bytes.count <= Int(Int32.max), "a JSON arena holds at most 2 GiB")
-            ends.append(Int32(bytes.count))
+            bounds.append(Bounds(start: start, end: Int32(bytes.count)))
         }
         self.bytes = bytes
-        self.starts = starts
-        self.ends = ends
+        self.bounds = bounds
     }
 
     /// Fragment `index` as its own array.
     func fragment(_ index: Int) -> [UInt8] {
-        Array(bytes[Int(starts[index])..<Int(ends[index])])
+        Array(bytes[Int(bounds[index].start)..<Int(bounds[index].end)])
     }
 
     /// Appends fragment `index` to `body`.
     func append(_ index: Int, to body: inout [UInt8]) {
-        append(Int(starts[index])..<Int(ends[index]), to: &body)
+        append(Int(bounds[index].start)..<Int(bounds[index].end), to: &body)
     }
 
     /// Appends the fragments `run`, comma-separated, in one copy.
     /// - Precondition: each fragment after the first of `run` was stored `joined`.
     func append(run: Range<Int>, to body: inout [UInt8]) {
         guard !run.isEmpty else { return }
-        append(Int(starts[run.lowerBound])..<Int(ends[run.upperBound - 1]), to: &body)
+        append(Int(bounds[run.lowerBound].start)..<Int(bounds[run.upperBound - 1].end), to: &body)
     }
 
     /// Appends the bytes `part` (offsets relative to the fragment's start) of fragment `index`.
     func append(_ index: Int, part: Range<Int>, to body: inout [UInt8]) {
-        let start = Int(starts[index])
+        let start = Int(bounds[index].start)
         append((start + part.lowerBound)..<(start + part.upperBound), to: &body)
     }
 
     /// Starts loading the first bytes of fragment `index` into the cache, so that
     /// copying several scattered fragments waits for memory once, not once each.
     func prefetch(_ index: Int) {
-        let start = Int(starts[index])
+        let start = Int(bounds[index].start)
         bytes.withUnsafeBytes { all in
             var offset = start
             while offset < min(start + Self.prefetchedBytes, all.count) {
@@ -80,7 +82,7 @@ struct CatalogJSONArena: Sendable {
 
     /// How much of a fragment `prefetch` asks for: enough for the hardware prefetcher
     /// to take over a longer run.
-    private static let prefetchedBytes = 256
+    private static let prefetchedBytes = 512
 
     private func append(_ range: Range<Int>, to body: inout [UInt8]) {
         bytes.withUnsafeBufferPointer { all in

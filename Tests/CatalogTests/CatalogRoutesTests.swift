@@ -159,6 +159,23 @@ import Testing
         }
     }
 
+    /// Locations with fewer photos than asked for and with more: each lists its first ones, complete and in order.
+    @Test func nearbyListsEachLocationsFirstPhotos() throws {
+        let (_, _, catalog) = try Self.routes.get()
+        let query = [("lat", "40.7127"), ("lon", "-74.0059"), ("photos", "8"), ("limit", "40")]
+        let locations = try #require(try Self.object(Self.get("/nearby", query))["locations"] as? [[String: Any]])
+        var sizes: Set<Bool> = []
+        for json in locations {
+            let index = try #require(catalog.locations.firstIndex { $0.locationID == json["locationID"] as? String })
+            let expected = catalog.locations[index].photos.prefix(8)
+            sizes.insert(catalog.locations[index].photos.count > 8)
+            let photos = try #require(json["photos"] as? [[String: Any]])
+            #expect(photos.map { $0["photoID"] as? String } == expected.map { catalog.photos[$0].photoID })
+            for (summary, photo) in zip(photos, expected) { try Self.expectSummary(summary, catalog.photos[photo]) }
+        }
+        #expect(sizes == [true, false], "the query should reach both small and large locations")
+    }
+
     @Test func nearbyWithNoPhotosPerLocation() throws {
         let locations = try #require(try Self.object(Self.get("/nearby", Self.nearbyBase + [("photos", "0")]))["locations"] as? [[String: Any]])
         #expect(locations.count == 10)
