@@ -90,25 +90,31 @@ struct CatalogParameters {
 
     /// `[+-]digits[.digits][(e|E)[+-]digits]`, with digits on at least one side of the point.
     private static func isDecimal(_ text: String) -> Bool {
-        var bytes = Substring(text).utf8[...]
-        func digits() -> Int {
-            let count = bytes.prefix { $0 >= 0x30 && $0 <= 0x39 }.count
-            bytes = bytes.dropFirst(count)
-            return count
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            func skipSign() {
+                if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+            }
+            func skipDigits() -> Int {
+                let start = index
+                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+                return index - start
+            }
+            skipSign()
+            var mantissa = skipDigits()
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                mantissa += skipDigits()
+            }
+            guard mantissa > 0 else { return false }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                index += 1
+                skipSign()
+                guard skipDigits() > 0 else { return false }
+            }
+            return index == bytes.count
         }
-        if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
-        var mantissa = digits()
-        if bytes.first == UInt8(ascii: ".") {
-            bytes = bytes.dropFirst()
-            mantissa += digits()
-        }
-        guard mantissa > 0 else { return false }
-        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
-            if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
-            guard digits() > 0 else { return false }
-        }
-        return bytes.isEmpty
     }
 
     private static func format(_ value: Double) -> String {

@@ -94,6 +94,16 @@ import Testing
         ("/region", regionBase + [("east", "-73.9")], "east"),
     ]
 
+    @Test(arguments: [
+        ("+40.7306", "-73.9866", "500"), ("4.07306e1", "-7.39866E+1", ".5e3"), ("40730.6e-3", "-73.98660", "500."),
+    ])
+    func everyDecimalSpellingOfANumberIsAccepted(_ lat: String, _ lon: String, _ radius: String) throws {
+        let expected = try Self.get("/nearby", Self.nearbyBase + [("radius", "500")])
+        let response = try Self.get("/nearby", [("lat", lat), ("lon", lon), ("radius", radius)])
+        #expect(response.status == .ok)
+        #expect(response.body == expected.body && response.etag == expected.etag)
+    }
+
     @Test(arguments: badRequests.indices)
     func badParametersAre400sNamingThem(_ index: Int) throws {
         let (path, query, parameter) = Self.badRequests[index]
