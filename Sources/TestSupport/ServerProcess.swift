@@ -26,18 +26,26 @@ public final class ServerProcess {
 
     /// Starts the server and returns once it logs its port (the catalog import of a
     /// first start happens before that).
-    public init(dataDirectory: String) throws {
+    /// - Parameter descriptorLimit: when set, the soft and hard `RLIMIT_NOFILE` of the
+    ///   server (set by `sh`'s `ulimit -n` before it execs the server).
+    public init(dataDirectory: String, descriptorLimit: Int? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw StartError.missingExecutable(Self.executable)
         }
         let root = PackageRoot.path
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.executable)
-        process.arguments = [
+        let arguments = [
             "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory,
             "--source-dir", root + "/Data", "--openapi", root + "/openapi.yaml", "--password-cost", "test",
             "--log-level", "notice",
         ]
+        process = Process()
+        if let descriptorLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", Self.executable] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: Self.executable)
+            process.arguments = arguments
+        }
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -69,6 +77,21 @@ public final class ServerProcess {
         let (port, output) = state.withLock { ($0.port, $0.output) }
         guard let port else { throw StartError.exitedBeforeListening(output: output) }
         self.port = port
+    }
+
+    /// User plus system CPU time the server has used so far.
+    public func cpuTime() throws -> Duration {
+        let stat = try String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)
+        // Fields 14 and 15 (utime, stime), counted after the parenthesised command name.
+        guard let commandEnd = stat.lastIndex(of: ")") else { throw CocoaError(.fileReadCorruptFile) }
+        let fields = stat[stat.index(after: commandEnd)...].split(separator: " ")
+        let ticks = (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+        return .milliseconds(ticks * 1000 / sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// How many file descriptors the server has open.
+    public func openDescriptorCount() throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd").count
     }
 
     /// SIGKILL: no shutdown code runs, as in a crash or power cut of the process.

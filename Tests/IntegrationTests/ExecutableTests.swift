@@ -17,3 +17,29 @@ import TestSupport
         #expect(try client.waitForClose())
     }
 }
+
+/// A server out of file descriptors (`EMFILE`) must not spin on its ready listening
+/// socket: it pauses accepting, and lets the waiting clients in as descriptors free up.
+@Suite struct DescriptorExhaustionTests {
+    @Test func outOfDescriptorsTheServerPausesAcceptingThenServesTheWaitingClients() throws {
+        let dataDirectory = try TemporaryDirectory()
+        let limit = 32
+        let server = try ServerProcess(dataDirectory: dataDirectory.path, descriptorLimit: limit)
+        // The kernel completes these connections in the backlog whether accepted or not.
+        var clients = try (0..<48).map { _ in try RawHTTPClient(port: server.port, timeout: .seconds(2)) }
+        for client in clients { try client.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n") }
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(try server.openDescriptorCount() == limit, "the server should have used every descriptor it may")
+
+        // With clients waiting and no descriptor left, the server idles instead of retrying accept() in a busy loop.
+        let before = try server.cpuTime()
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try server.cpuTime() - before < .milliseconds(300))
+
+        // Each client closed after its answer frees a descriptor for the next one waiting.
+        while !clients.isEmpty {
+            #expect(try clients.removeFirst().readResponse().status == 200)
+        }
+        #expect(try RawHTTPClient(port: server.port).request("GET", "/healthz").status == 200)
+    }
+}
