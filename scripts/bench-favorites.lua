@@ -2,11 +2,11 @@
 -- photo ids in $PHOTO_IDS (one per line) so most requests save a new favorite.
 -- Each thread starts at its own offset; statuses are counted and summed at the end.
 
-local threads = {}
+dofile(debug.getinfo(1, "S").source:match("^@(.*/)") .. "status-counts.lua")
 
 function setup(thread)
     thread:set("offset", #threads)
-    table.insert(threads, thread)
+    remember_thread(thread)
 end
 
 function init(args)
@@ -26,18 +26,9 @@ function request()
 end
 
 function response(status, headers, body)
-    counts[status] = (counts[status] or 0) + 1
+    record_status(status)
 end
 
 function done(summary, latency, requests)
-    local total = {}
-    for _, thread in ipairs(threads) do
-        local thread_counts = thread:get("counts")
-        for status, count in pairs(thread_counts) do
-            total[status] = (total[status] or 0) + count
-        end
-    end
-    for status, count in pairs(total) do
-        io.write(string.format("status %d: %d\n", status, count))
-    end
+    print_status_counts()
 end

@@ -3,10 +3,10 @@
 -- after a 503 (the next request of the thread is delayed by it); HONOUR_RETRY_AFTER=0
 -- makes it a flood that ignores it.
 
-local threads = {}
+dofile(debug.getinfo(1, "S").source:match("^@(.*/)") .. "status-counts.lua")
 
 function setup(thread)
-    table.insert(threads, thread)
+    remember_thread(thread)
 end
 
 function init(args)
@@ -20,7 +20,7 @@ end
 local pause = 0
 
 function response(status, headers, body)
-    counts[status] = (counts[status] or 0) + 1
+    record_status(status)
     if status == 503 and os.getenv("HONOUR_RETRY_AFTER") ~= "0" then
         pause = (tonumber(headers["Retry-After"]) or 1) * 1000
     end
@@ -33,13 +33,5 @@ function delay()
 end
 
 function done(summary, latency, requests)
-    local total = {}
-    for _, thread in ipairs(threads) do
-        for status, count in pairs(thread:get("counts")) do
-            total[status] = (total[status] or 0) + count
-        end
-    end
-    for status, count in pairs(total) do
-        io.write(string.format("status %d: %d\n", status, count))
-    end
+    print_status_counts()
 end
