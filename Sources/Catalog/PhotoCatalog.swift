@@ -14,10 +14,7 @@ public final class PhotoCatalog: Sendable {
 
     /// Per-location fields the queries read, kept apart from `locations` so the hot
     /// loops do not copy (and retain the strings of) whole `CatalogLocation` values.
-    private let latitudes: [Double]
     private let longitudes: [Double]
-    /// `GreatCircle.cosLatitude` of each location, so a distance needs two fewer cosines.
-    private let cosLatitudes: [Double]
     private let boroughs: [Borough?]
     private let photoRanges: [Range<Int>]
     private let photoIndexByID: [String: Int]
@@ -33,9 +30,7 @@ public final class PhotoCatalog: Sendable {
         self.locations = locations
         self.photos = photos
         self.dataVersion = dataVersion
-        latitudes = locations.map(\.latitude)
         longitudes = locations.map(\.longitude)
-        cosLatitudes = locations.map { GreatCircle.cosLatitude($0.latitude) }
         boroughs = locations.map(\.borough)
         photoRanges = locations.map(\.photos)
 
@@ -44,7 +39,7 @@ public final class PhotoCatalog: Sendable {
         for offset in photos.indices { photoIndexByID[photos[offset].photoID] = offset }
         self.photoIndexByID = photoIndexByID
 
-        index = SpatialIndex(vectors: locations.map { GreatCircle.unitVector(latitude: $0.latitude, longitude: $0.longitude) })
+        index = SpatialIndex(latitudes: locations.map(\.latitude), longitudes: longitudes)
         let byLatitude = locations.indices.sorted { locations[$0].latitude < locations[$1].latitude }
         latitudeOrder = byLatitude.map { Int32($0) }
         sortedLatitudes = byLatitude.map { locations[$0].latitude }
@@ -79,24 +74,17 @@ public final class PhotoCatalog: Sendable {
     /// The nearest locations with at least one photo matching the filter, nearest first,
     /// ties by `locationID`; exact for any point on the globe.
     public func nearby(_ query: NearbyQuery) -> [NearbyMatch] {
-        let vector = GreatCircle.unitVector(latitude: query.latitude, longitude: query.longitude)
-        let cosQueryLatitude = GreatCircle.cosLatitude(query.latitude)
-        var counts: [Int: Int] = [:]
-        let found = index.nearest(to: vector, limit: query.limit, maxDistance: query.radius ?? .infinity) { location in
-            if let borough = query.filter.borough, boroughs[location] != borough { return nil }
-            if query.filter.filtersYears {
-                let count = photoCount(location: location, filter: query.filter)
-                guard count > 0 else { return nil }
-                counts[location] = count
-            }
-            return GreatCircle.distance(
-                latitude1: query.latitude, longitude1: query.longitude, cosLatitude1: cosQueryLatitude,
-                latitude2: latitudes[location], longitude2: longitudes[location], cosLatitude2: cosLatitudes[location])
+        let filter = query.filter
+        let found = index.nearest(
+            latitude: query.latitude, longitude: query.longitude, limit: query.limit, maxDistance: query.radius ?? .infinity
+        ) { location in
+            if let borough = filter.borough, boroughs[location] != borough { return false }
+            return !filter.filtersYears || photoCount(location: location, filter: filter) > 0
         }
         return found.map { match in
             NearbyMatch(
                 location: match.location, distance: match.distance,
-                photoCount: counts[match.location] ?? photoRanges[match.location].count)
+                photoCount: photoCount(location: match.location, filter: filter))
         }
     }
 

@@ -2,112 +2,153 @@
 /// by great-circle distance anywhere on the globe (poles and antimeridian included).
 ///
 /// Chord length between unit vectors is a monotonic function of great-circle
-/// distance, so a splitting plane's distance bounds the great-circle distance of
-/// everything behind it; candidates are then ranked by exact haversine distance.
+/// distance, so the search ranks by chord, with no trigonometry: a node is pruned when
+/// the chord to its bounding box exceeds the bound of `ChordCandidates`, and so is a
+/// point. Only the few candidates left get the exact haversine distance, which alone
+/// orders the result.
+///
+/// Leaves hold up to `leafSize` points, stored contiguously in slot order so a leaf
+/// scan reads consecutive memory.
 struct SpatialIndex: Sendable {
-    /// Location index stored at each slot; the tree is implicit: the node of slot range
-    /// `lo..<hi` is at `(lo + hi) / 2`, its children cover `lo..<mid` and `mid+1..<hi`.
-    private let locations: [Int32]
-    private let points: [SIMD3<Double>]
-    /// The splitting axis (0, 1, 2) of each node.
-    private let axes: [UInt8]
+    /// Small enough that a leaf scan is cheap, large enough that the tree stays shallow.
+    static let leafSize = 16
 
-    init(vectors: [SIMD3<Double>]) {
-        var slots = Array(0..<Int32(vectors.count))
-        var axes = [UInt8](repeating: 0, count: vectors.count)
-        Self.build(&slots, &axes, vectors, 0, vectors.count)
-        locations = slots
-        points = slots.map { vectors[Int($0)] }
-        self.axes = axes
-    }
+    /// A node's slot range and the bounding box of its points' unit vectors.
+    private struct Node {
+        var lower: SIMD3<Double>
+        var upper: SIMD3<Double>
+        var slots: Range<Int32>
+        /// The index in `nodes` of the first of its two children, or -1 for a leaf.
+        var firstChild: Int32
 
-    private static func build(_ slots: inout [Int32], _ axes: inout [UInt8], _ vectors: [SIMD3<Double>], _ lo: Int, _ hi: Int) {
-        guard hi - lo > 1 else { return }
-        var minimum = vectors[Int(slots[lo])], maximum = minimum
-        for slot in lo..<hi {
-            minimum = pointwiseMin(minimum, vectors[Int(slots[slot])])
-            maximum = pointwiseMax(maximum, vectors[Int(slots[slot])])
+        /// Reserves a node's place in `nodes` until its children's places are taken.
+        static let placeholder = Node(lower: .zero, upper: .zero, slots: 0..<0, firstChild: -1)
+
+        /// The squared chord length from `point` to the nearest point of the box.
+        /// (Scalar arithmetic: the generic `SIMD3` operations are not inlined.)
+        @inline(__always)
+        func distanceSquared(to point: SIMD3<Double>) -> Double {
+            let x = max(max(lower.x - point.x, point.x - upper.x), 0)
+            let y = max(max(lower.y - point.y, point.y - upper.y), 0)
+            let z = max(max(lower.z - point.z, point.z - upper.z), 0)
+            return x * x + y * y + z * z
         }
-        let spread = maximum - minimum
-        let axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : (spread.y >= spread.z ? 1 : 2)
-        slots[lo..<hi].sort { vectors[Int($0)][axis] < vectors[Int($1)][axis] }
-        let mid = (lo + hi) / 2
-        axes[mid] = UInt8(axis)
-        build(&slots, &axes, vectors, lo, mid)
-        build(&slots, &axes, vectors, mid + 1, hi)
     }
 
-    /// The `limit` nearest locations to `query` within `maxDistance` metres (inclusive),
-    /// ordered by distance then location index.
+    /// What a survivor of the chord test needs for its exact distance, by slot.
+    private struct Site {
+        var location: Int
+        var latitude: Double
+        var longitude: Double
+        var cosLatitude: Double
+    }
+
+    /// The root is `nodes[0]`; siblings are adjacent.
+    private let nodes: [Node]
+    /// The unit vector of each slot.
+    private let points: [SIMD3<Double>]
+    private let sites: [Site]
+    /// Levels below the root; a search keeps at most one pending node per level, plus one.
+    private let depth: Int
+
+    /// - Parameters: the locations' coordinates in degrees, by location index.
+    init(latitudes: [Double], longitudes: [Double]) {
+        let vectors = zip(latitudes, longitudes).map { GreatCircle.unitVector(latitude: $0, longitude: $1) }
+        var slots = Array(0..<Int32(vectors.count))
+        var nodes = [Node.placeholder]
+        depth = Self.build(&nodes, &slots, vectors, 0..<vectors.count, into: 0)
+        self.nodes = nodes
+        points = slots.map { vectors[Int($0)] }
+        sites = slots.map { slot in
+            let location = Int(slot)
+            return Site(
+                location: location, latitude: latitudes[location], longitude: longitudes[location],
+                cosLatitude: GreatCircle.cosLatitude(latitudes[location]))
+        }
+    }
+
+    /// Fills `nodes[index]` with the node of `range` and appends its subtree, splitting
+    /// at the median of the axis of greatest spread; returns the subtree's depth below it.
+    private static func build(
+        _ nodes: inout [Node], _ slots: inout [Int32], _ vectors: [SIMD3<Double>], _ range: Range<Int>, into index: Int
+    ) -> Int {
+        var lower = SIMD3<Double>(repeating: .infinity), upper = -lower
+        for slot in range {
+            lower = pointwiseMin(lower, vectors[Int(slots[slot])])
+            upper = pointwiseMax(upper, vectors[Int(slots[slot])])
+        }
+        let slotRange = Int32(range.lowerBound)..<Int32(range.upperBound)
+        nodes[index] = Node(lower: lower, upper: upper, slots: slotRange, firstChild: -1)
+        guard range.count > leafSize else { return 0 }
+
+        let spread = upper - lower
+        let axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : (spread.y >= spread.z ? 1 : 2)
+        slots[range].sort { vectors[Int($0)][axis] < vectors[Int($1)][axis] }
+        let middle = (range.lowerBound + range.upperBound) / 2
+        let firstChild = nodes.count
+        nodes[index].firstChild = Int32(firstChild)
+        nodes += [.placeholder, .placeholder]
+        let left = build(&nodes, &slots, vectors, range.lowerBound..<middle, into: firstChild)
+        let right = build(&nodes, &slots, vectors, middle..<range.upperBound, into: firstChild + 1)
+        return 1 + max(left, right)
+    }
+
+    /// The `limit` nearest locations to a point within `maxDistance` metres (inclusive)
+    /// that `accepts` keeps, ordered by distance then location index; each distance is
+    /// `GreatCircle.distance` from the point (as the first) to the location.
     ///
-    /// - Parameter distance: the exact distance to a location, or nil when filters exclude it.
+    /// - Parameter accepts: asked only about a location near enough by chord to be a candidate.
     func nearest(
-        to query: SIMD3<Double>, limit: Int, maxDistance: Double, distance: (Int) -> Double?
+        latitude: Double, longitude: Double, limit: Int, maxDistance: Double, accepts: (Int) -> Bool
     ) -> [(location: Int, distance: Double)] {
         guard limit > 0 else { return [] }
-        return withoutActuallyEscaping(distance) { distance in
-            var search = Search(query: query, limit: limit, bound: maxDistance, distance: distance)
-            search.visit(self, 0, locations.count)
-            return search.best
-        }
-    }
-
-    private struct Search {
-        let query: SIMD3<Double>
-        let limit: Int
-        /// Distance a candidate must not exceed: the radius, then the k-th best.
-        var bound: Double
-        /// A chord length no candidate within `bound` exceeds.
-        var chordBound: Double
-        let distance: (Int) -> Double?
-        var best: [(location: Int, distance: Double)] = []
-
-        init(query: SIMD3<Double>, limit: Int, bound: Double, distance: @escaping (Int) -> Double?) {
-            self.query = query
-            self.limit = limit
-            self.bound = bound
-            self.chordBound = GreatCircle.chordBound(forDistance: bound)
-            self.distance = distance
-            best.reserveCapacity(limit + 1)
-        }
-
-        mutating func visit(_ index: SpatialIndex, _ lo: Int, _ hi: Int) {
-            guard lo < hi else { return }
-            let mid = (lo + hi) / 2
-            let point = index.points[mid]
-            consider(Int(index.locations[mid]), point)
-            guard hi - lo > 1 else { return }
-            let offset = query[Int(index.axes[mid])] - point[Int(index.axes[mid])]
-            if offset < 0 {
-                visit(index, lo, mid)
-                if -offset <= chordBound { visit(index, mid + 1, hi) }
-            } else {
-                visit(index, mid + 1, hi)
-                if offset <= chordBound { visit(index, lo, mid) }
+        let query = GreatCircle.unitVector(latitude: latitude, longitude: longitude)
+        var candidates = ChordCandidates(limit: limit, chordBound: GreatCircle.chordBound(forDistance: maxDistance))
+        nodes.withUnsafeBufferPointer { nodes in
+            points.withUnsafeBufferPointer { points in
+                // The nodes still to search, as a stack.
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: depth + 1) { pending in
+                    pending[0] = 0
+                    var pendingCount = 1
+                    while pendingCount > 0 {
+                        pendingCount -= 1
+                        let node = nodes[Int(pending[pendingCount])]
+                        guard node.distanceSquared(to: query) <= candidates.boundSquared else { continue }
+                        if node.firstChild >= 0 {
+                            // The nearer child on top, so it is searched first and tightens the bound sooner.
+                            let first = Int(node.firstChild)
+                            let firstIsNearer =
+                                nodes[first].distanceSquared(to: query) <= nodes[first + 1].distanceSquared(to: query)
+                            pending[pendingCount] = Int32(firstIsNearer ? first + 1 : first)
+                            pending[pendingCount + 1] = Int32(firstIsNearer ? first : first + 1)
+                            pendingCount += 2
+                            continue
+                        }
+                        for slot in Int(node.slots.lowerBound)..<Int(node.slots.upperBound) {
+                            let point = points[slot]
+                            let x = point.x - query.x, y = point.y - query.y, z = point.z - query.z
+                            let chordSquared = x * x + y * y + z * z
+                            guard chordSquared <= candidates.boundSquared, accepts(sites[slot].location) else { continue }
+                            candidates.insert(slot: slot, chordSquared: chordSquared)
+                        }
+                    }
+                }
             }
         }
 
-        private mutating func consider(_ location: Int, _ point: SIMD3<Double>) {
-            let difference = point - query
-            guard (difference * difference).sum() <= chordBound * chordBound else { return }
-            guard let meters = distance(location), meters <= bound else { return }
-            if best.count == limit {
-                let last = best[limit - 1]
-                guard meters < last.distance || (meters == last.distance && location < last.location) else { return }
-            }
-            var insertion = best.count
-            while insertion > 0,
-                best[insertion - 1].distance > meters
-                    || (best[insertion - 1].distance == meters && best[insertion - 1].location > location)
-            {
-                insertion -= 1
-            }
-            best.insert((location, meters), at: insertion)
-            if best.count > limit { best.removeLast() }
-            if best.count == limit, best[limit - 1].distance < bound {
-                bound = best[limit - 1].distance
-                chordBound = GreatCircle.chordBound(forDistance: bound)
-            }
+        // Exact distances for the candidates alone; they, not chords, order the result.
+        let cosLatitude = GreatCircle.cosLatitude(latitude)
+        var found: [(location: Int, distance: Double)] = []
+        found.reserveCapacity(candidates.entries.count)
+        for candidate in candidates.entries {
+            let site = sites[candidate.slot]
+            let meters = GreatCircle.distance(
+                latitude1: latitude, longitude1: longitude, cosLatitude1: cosLatitude,
+                latitude2: site.latitude, longitude2: site.longitude, cosLatitude2: site.cosLatitude)
+            if meters <= maxDistance { found.append((site.location, meters)) }
         }
+        found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.location < $1.location }
+        if found.count > limit { found.removeSubrange(limit...) }
+        return found
     }
 }

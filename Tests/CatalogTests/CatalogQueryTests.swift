@@ -45,6 +45,27 @@ import Testing
         }
     }
 
+    /// Catalogs smaller than one leaf of the spatial index (`SpatialIndex.leafSize`, 16),
+    /// exactly one leaf, just over one, and a few leaves.
+    @Test(arguments: [1, 5, 16, 17, 40])
+    func nearbyMatchesBruteForceOnSmallCatalogs(locationCount: Int) throws {
+        let source = try CatalogFixture.sourceDirectory(lines: try CatalogFixture.sourceLines(locationCount))
+        let data = try CatalogFixture.temporaryDirectory()
+        let catalog = try CatalogStore.openOrBuild(dataDirectory: data, sourceDirectory: source)
+        let fixture = CatalogFixture.Shared(
+            catalog: catalog, oracle: try Oracle(path: source + "/oldnyc-locations.jsonl.gz", catalog: catalog))
+        #expect(catalog.locations.count == locationCount)
+        for point in [(40.758, -73.9855), (40.6, -74.1), (-33.9, 151.2)] {
+            for filter in Self.filters {
+                for limit in [1, 3, 100] {
+                    try Self.check(NearbyQuery(latitude: point.0, longitude: point.1, limit: limit, filter: filter), fixture)
+                    try Self.check(
+                        NearbyQuery(latitude: point.0, longitude: point.1, limit: limit, radius: 2_000, filter: filter), fixture)
+                }
+            }
+        }
+    }
+
     @Test func nearbyRadiusIsInclusive() throws {
         let fixture = try CatalogFixture.load()
         let target = fixture.catalog.locations[1234]
