@@ -10,13 +10,14 @@ enum AccessLog {
     ) {
         guard logger.logLevel <= .info else { return }
         let micros = (MonotonicClock.now() &- startedAt) / 1000
+        // Every value is a `.string`: handlers print it as is, without a `description` call.
         logger.info(
             "request",
             metadata: [
                 "method": .string(method.rawValue),
                 "path": .string(path),
-                "status": .stringConvertible(status.code),
-                "bytes": .stringConvertible(bytes),
+                "status": .string(String(status.code)),
+                "bytes": .string(String(bytes)),
                 "duration_ms": .string(formatMilliseconds(micros)),
                 "request_id": .string(requestID),
                 "remote": .string(remote),

@@ -48,10 +48,25 @@ public struct HTTPHeaders: Sendable, Sequence {
 extension String {
     /// ASCII case-insensitive comparison, as header names and tokens need.
     public func caseInsensitiveEquals(_ other: String) -> Bool {
-        let lhs = utf8, rhs = other.utf8
-        guard lhs.count == rhs.count else { return false }
-        return zip(lhs, rhs).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
+        asciiCaseInsensitiveEquals(utf8, other.utf8)
     }
+}
+
+/// ASCII case-insensitive equality of two UTF-8 views. Compares their contiguous storage
+/// (native and small strings have it), at about half the cost of zipping the views.
+@inline(__always)
+func asciiCaseInsensitiveEquals(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    let compared = lhs.withContiguousStorageIfAvailable { left in
+        rhs.withContiguousStorageIfAvailable { right in
+            for index in 0..<left.count where asciiLowercased(left[index]) != asciiLowercased(right[index]) {
+                return false
+            }
+            return true
+        }
+    }
+    if let compared = compared ?? nil { return compared }
+    return zip(lhs, rhs).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
 }
 
 @inline(__always)

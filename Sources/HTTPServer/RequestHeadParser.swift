@@ -166,8 +166,7 @@ enum RequestHeadParser {
 
         private func versionOf(_ range: Range<Int>) -> VersionCheck {
             let bytes = buffer[range]
-            let prefix = Array("HTTP/".utf8)
-            guard bytes.count == 8, bytes.starts(with: prefix) else { return .malformed }
+            guard bytes.count == 8, bytes.starts(with: "HTTP/".utf8) else { return .malformed }
             let major = bytes[range.lowerBound + 5], dot = bytes[range.lowerBound + 6], minor = bytes[range.lowerBound + 7]
             guard isDigit(major), dot == UInt8(ascii: "."), isDigit(minor) else { return .malformed }
             switch (major, minor) {

@@ -79,24 +79,15 @@ enum RequestSemantics {
             return .failure(Failure(status: .badRequest, reason: "the request-target must be a path starting with /"))
         }
         let queryStart = target.firstIndex(of: UInt8(ascii: "?"))
-        let pathBytes = UnsafeBufferPointer(rebasing: target[..<(queryStart ?? target.endIndex)])
-        guard let path = PercentDecoding.decode(pathBytes, plusIsSpace: false), !path.utf8.contains(0) else {
+        guard let path = decode(target, 0..<(queryStart ?? target.count), plusIsSpace: false), !path.utf8.contains(0) else {
             return .failure(Failure(status: .badRequest, reason: "the path has an invalid percent-escape"))
         }
         var queryItems: [(name: String, value: String)] = []
         if let queryStart {
-            let query = target[(queryStart + 1)...]
-            for pair in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-                let equals = pair.firstIndex(of: UInt8(ascii: "="))
-                let rawName = pair[..<(equals ?? pair.endIndex)]
-                let rawValue = equals.map { pair[($0 + 1)...] } ?? pair[pair.endIndex...]
-                guard let name = PercentDecoding.decode(rawName, plusIsSpace: true),
-                    let value = PercentDecoding.decode(rawValue, plusIsSpace: true)
-                else {
-                    return .failure(Failure(status: .badRequest, reason: "the query has an invalid percent-escape"))
-                }
-                queryItems.append((name, value))
+            guard let items = decodeQuery(target, from: queryStart + 1) else {
+                return .failure(Failure(status: .badRequest, reason: "the query has an invalid percent-escape"))
             }
+            queryItems = items
         }
 
         // RFC 9112 §9.3: HTTP/1.1 persists unless "close"; HTTP/1.0 only with "keep-alive".
@@ -106,6 +97,30 @@ enum RequestSemantics {
                 method: method, target: String(decoding: target, as: UTF8.self), path: path, queryItems: queryItems,
                 version: version, headers: headers, framing: framing, keepAlive: keepAlive,
                 expectsContinue: expectsContinue && version == .http1_1 && framing != .none))
+    }
+
+    /// The `&`-separated `name=value` pairs of the query that starts at `start`, empty pairs
+    /// skipped; nil if a name or value has an invalid percent-escape.
+    private static func decodeQuery(_ target: UnsafeBufferPointer<UInt8>, from start: Int) -> [(name: String, value: String)]? {
+        var items: [(name: String, value: String)] = []
+        items.reserveCapacity(target[start...].count { $0 == UInt8(ascii: "&") } + 1)
+        var pairStart = start
+        while pairStart < target.count {
+            let pairEnd = target[pairStart...].firstIndex(of: UInt8(ascii: "&")) ?? target.count
+            if pairEnd > pairStart {
+                let equals = target[pairStart..<pairEnd].firstIndex(of: UInt8(ascii: "="))
+                guard let name = decode(target, pairStart..<(equals ?? pairEnd), plusIsSpace: true),
+                    let value = decode(target, equals.map { ($0 + 1)..<pairEnd } ?? pairEnd..<pairEnd, plusIsSpace: true)
+                else { return nil }
+                items.append((name, value))
+            }
+            pairStart = pairEnd + 1
+        }
+        return items
+    }
+
+    private static func decode(_ target: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, plusIsSpace: Bool) -> String? {
+        PercentDecoding.decode(UnsafeBufferPointer(rebasing: target[range]), plusIsSpace: plusIsSpace)
     }
 
     /// The elements of a comma-separated list field (RFC 9110 §5.6.1), trimmed, empty ones dropped.
@@ -128,9 +143,7 @@ enum RequestSemantics {
 extension Substring {
     /// ASCII case-insensitive comparison, as tokens need.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        let lhs = utf8, rhs = other.utf8
-        guard lhs.count == rhs.count else { return false }
-        return zip(lhs, rhs).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
+        asciiCaseInsensitiveEquals(utf8, other.utf8)
     }
 
     /// Without leading and trailing SP and HTAB (RFC 9110 §5.6.3 OWS).

@@ -22,6 +22,13 @@ public struct Router: Sendable {
     }
 
     private var routes: [Route] = []
+    /// Indices into `routes` of the patterns without parameters that are ASCII and start
+    /// with "/", by pattern. An ASCII path that starts with "/" binds such a route exactly
+    /// when it equals the pattern, so most requests are routed by one lookup, without
+    /// splitting the path.
+    private var literalRoutes: [String: [Int]] = [:]
+    /// Indices into `routes` of every other pattern, by segment count.
+    private var otherRoutes: [Int: [Int]] = [:]
 
     public init() {}
 
@@ -36,21 +43,29 @@ public struct Router: Sendable {
         precondition(
             !routes.contains { $0.method == method && $0.segments == segments },
             "route \(method) \(pattern) registered twice")
+        let isLiteral = segments.allSatisfy { if case .literal = $0 { true } else { false } }
+        if isLiteral, Self.slashCountIfASCIIRooted(pattern) != nil {
+            literalRoutes[pattern, default: []].append(routes.count)
+        } else {
+            otherRoutes[segments.count, default: []].append(routes.count)
+        }
         routes.append(Route(method: method, segments: segments, handler: handler))
     }
 
     public func match(_ method: HTTPMethod, path: String) -> Match {
-        let parts = Self.split(path)
         var allowed: [HTTPMethod] = []
         var getMatch: (RouteHandler, [String: String])?
-        for route in routes {
-            guard let parameters = Self.bind(route.segments, to: parts) else { continue }
+        var found: Match?
+        forEachRoute(boundTo: path) { route, parameters in
             if route.method == method {
-                return .found(route.handler, pathParameters: parameters)
+                found = .found(route.handler, pathParameters: parameters)
+                return false
             }
             if route.method == .get { getMatch = (route.handler, parameters) }
             allowed.append(route.method)
+            return true
         }
+        if let found { return found }
         if method == .head, let getMatch {
             return .found(getMatch.0, pathParameters: getMatch.1)
         }
@@ -62,12 +77,54 @@ public struct Router: Sendable {
 
     /// The methods a path answers to (for `Allow` and CORS preflight), or `[]` if none.
     public func allowedMethods(path: String) -> [HTTPMethod] {
-        let parts = Self.split(path)
-        var methods = routes.filter { Self.bind($0.segments, to: parts) != nil }.map(\.method)
+        var methods: [HTTPMethod] = []
+        forEachRoute(boundTo: path) { route, _ in
+            methods.append(route.method)
+            return true
+        }
         guard !methods.isEmpty else { return [] }
         if methods.contains(.get) { methods.append(.head) }
         methods.append(.options)
         return methods
+    }
+
+    /// Calls `body` with each route that `path` binds to, and the route's parameters, in
+    /// registration order, until `body` returns false.
+    private func forEachRoute(boundTo path: String, _ body: (Route, [String: String]) -> Bool) {
+        guard let slashes = Self.slashCountIfASCIIRooted(path) else {
+            // Not ASCII (segments then compare by canonical equivalence, not bytes) or not
+            // starting with "/": no lookup, every route is tried, in order.
+            let parts = Self.split(path)
+            for route in routes {
+                guard let parameters = Self.bind(route.segments, to: parts) else { continue }
+                guard body(route, parameters) else { return }
+            }
+            return
+        }
+        let literal = literalRoutes[path] ?? []
+        guard let others = otherRoutes[slashes] else {
+            for index in literal {
+                guard body(routes[index], [:]) else { return }
+            }
+            return
+        }
+        let parts = Self.split(path)
+        for index in (literal + others).sorted() {
+            guard let parameters = Self.bind(routes[index].segments, to: parts) else { continue }
+            guard body(routes[index], parameters) else { return }
+        }
+    }
+
+    /// The number of "/" in `path` (its segment count, as `split` counts them) when `path`
+    /// is ASCII and starts with "/"; nil otherwise.
+    private static func slashCountIfASCIIRooted(_ path: String) -> Int? {
+        guard path.utf8.first == UInt8(ascii: "/") else { return nil }
+        var slashes = 0
+        for byte in path.utf8 {
+            guard byte < 0x80 else { return nil }
+            if byte == UInt8(ascii: "/") { slashes += 1 }
+        }
+        return slashes
     }
 
     private static func split(_ path: String) -> [Substring] {

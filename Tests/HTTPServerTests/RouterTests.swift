@@ -1,0 +1,98 @@
+import Testing
+
+@testable import HTTPServer
+
+@Suite struct RouterTests {
+    /// A router whose handlers answer with their own name in the body.
+    static func router(_ routes: [(HTTPMethod, String)]) -> Router {
+        var router = Router()
+        for (method, pattern) in routes {
+            let name = "\(method.rawValue) \(pattern)"
+            router.add(method, pattern, .immediate { _ in HTTPResponse(body: Array(name.utf8)) })
+        }
+        return router
+    }
+
+    /// The name of the route `path` resolves to and its parameters, or how it failed.
+    static func resolve(_ router: Router, _ method: HTTPMethod, _ path: String) throws -> String {
+        switch router.match(method, path: path) {
+        case .found(let handler, let parameters):
+            guard case .immediate(let run) = handler else { return "blocking" }
+            let name = String(decoding: try run(HTTPRequest(method: method, target: path, path: path)).body, as: UTF8.self)
+            let bound = parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            return bound.isEmpty ? name : "\(name) \(bound.joined(separator: ","))"
+        case .methodNotAllowed(let allowed):
+            return "405 " + allowed.map(\.rawValue).joined(separator: ",")
+        case .notFound:
+            return "404"
+        }
+    }
+
+    static let routes: [(HTTPMethod, String)] = [
+        (.get, "/"),
+        (.get, "/nearby"),
+        (.post, "/users"),
+        (.get, "/users/me"),
+        (.delete, "/users/me"),
+        (.get, "/photos/{photoID}"),
+        // Registered after the parameter route of the same shape: the earlier route wins.
+        (.get, "/photos/search"),
+        (.put, "/photos/search"),
+        (.get, "/a/{x}/c"),
+        (.get, "/caf\u{E9}"),
+        (.get, "/K"),
+        (.get, "/trailing/"),
+    ]
+
+    struct Row: CustomTestStringConvertible, Sendable {
+        let method: HTTPMethod
+        let path: String
+        let expected: String
+        var testDescription: String { "\(method.rawValue) \(path)" }
+    }
+
+    static let rows: [Row] = [
+        Row(method: .get, path: "/", expected: "GET /"),
+        Row(method: .get, path: "/nearby", expected: "GET /nearby"),
+        Row(method: .head, path: "/nearby", expected: "GET /nearby"),
+        Row(method: .post, path: "/nearby", expected: "405 GET,HEAD,OPTIONS"),
+        Row(method: .get, path: "/nearby/", expected: "404"),
+        Row(method: .get, path: "/nearby/x", expected: "404"),
+        Row(method: .get, path: "/Nearby", expected: "404"),
+        Row(method: .get, path: "//nearby", expected: "404"),
+        Row(method: .get, path: "nearby", expected: "404"),
+        Row(method: .get, path: "x/nearby", expected: "GET /nearby"),
+        Row(method: .get, path: "", expected: "404"),
+        Row(method: .post, path: "/users", expected: "POST /users"),
+        Row(method: .get, path: "/users", expected: "405 POST,OPTIONS"),
+        Row(method: .delete, path: "/users/me", expected: "DELETE /users/me"),
+        Row(method: .put, path: "/users/me", expected: "405 GET,DELETE,HEAD,OPTIONS"),
+        Row(method: .get, path: "/photos/123", expected: "GET /photos/{photoID} photoID=123"),
+        Row(method: .get, path: "/photos/", expected: "404"),
+        Row(method: .get, path: "/photos/search", expected: "GET /photos/{photoID} photoID=search"),
+        Row(method: .put, path: "/photos/search", expected: "PUT /photos/search"),
+        Row(method: .post, path: "/photos/search", expected: "405 GET,GET,PUT,HEAD,OPTIONS"),
+        Row(method: .get, path: "/photos/caf\u{E9}", expected: "GET /photos/{photoID} photoID=caf\u{E9}"),
+        Row(method: .get, path: "/a/b/c", expected: "GET /a/{x}/c x=b"),
+        Row(method: .get, path: "/a/b/d", expected: "404"),
+        Row(method: .get, path: "/trailing/", expected: "GET /trailing/"),
+        Row(method: .get, path: "/trailing", expected: "404"),
+        // Non-ASCII segments compare by canonical equivalence, as Swift strings do.
+        Row(method: .get, path: "/caf\u{E9}", expected: "GET /caf\u{E9}"),
+        Row(method: .get, path: "/cafe\u{301}", expected: "GET /caf\u{E9}"),
+        Row(method: .get, path: "/\u{212A}", expected: "GET /K"),
+    ]
+
+    @Test(arguments: rows)
+    func resolves(_ row: Row) throws {
+        #expect(try Self.resolve(Self.router(Self.routes), row.method, row.path) == row.expected)
+    }
+
+    @Test func allowedMethodsListsEveryRouteOfThePath() {
+        let router = Self.router(Self.routes)
+        #expect(router.allowedMethods(path: "/users/me") == [.get, .delete, .head, .options])
+        #expect(router.allowedMethods(path: "/photos/search") == [.get, .get, .put, .head, .options])
+        #expect(router.allowedMethods(path: "/users") == [.post, .options])
+        #expect(router.allowedMethods(path: "/nowhere") == [])
+    }
+}
