@@ -75,19 +75,6 @@ public struct Router: Sendable {
         return .methodNotAllowed(allowed: allowed)
     }
 
-    /// The methods a path answers to (for `Allow` and CORS preflight), or `[]` if none.
-    public func allowedMethods(path: String) -> [HTTPMethod] {
-        var methods: [HTTPMethod] = []
-        forEachRoute(boundTo: path) { route, _ in
-            methods.append(route.method)
-            return true
-        }
-        guard !methods.isEmpty else { return [] }
-        if methods.contains(.get) { methods.append(.head) }
-        methods.append(.options)
-        return methods
-    }
-
     /// Calls `body` with each route that `path` binds to, and the route's parameters, in
     /// registration order, until `body` returns false.
     private func forEachRoute(boundTo path: String, _ body: (Route, [String: String]) -> Bool) {

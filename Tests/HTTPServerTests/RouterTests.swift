@@ -87,12 +87,4 @@ import Testing
     func resolves(_ row: Row) throws {
         #expect(try Self.resolve(Self.router(Self.routes), row.method, row.path) == row.expected)
     }
-
-    @Test func allowedMethodsListsEveryRouteOfThePath() {
-        let router = Self.router(Self.routes)
-        #expect(router.allowedMethods(path: "/users/me") == [.get, .delete, .head, .options])
-        #expect(router.allowedMethods(path: "/photos/search") == [.get, .get, .put, .head, .options])
-        #expect(router.allowedMethods(path: "/users") == [.post, .options])
-        #expect(router.allowedMethods(path: "/nowhere") == [])
-    }
 }

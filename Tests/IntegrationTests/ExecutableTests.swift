@@ -28,7 +28,8 @@ import TestSupport
         // The kernel completes these connections in the backlog whether accepted or not.
         var clients = try (0..<48).map { _ in try RawHTTPClient(port: server.port, timeout: .seconds(2)) }
         for client in clients { try client.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n") }
-        Thread.sleep(forTimeInterval: 0.2)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try server.openDescriptorCount() < limit, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(try server.openDescriptorCount() == limit, "the server should have used every descriptor it may")
 
         // With clients waiting and no descriptor left, the server idles instead of retrying accept() in a busy loop.
