@@ -47,7 +47,8 @@ public final class RawHTTPClient {
 
     /// Connects to 127.0.0.1:`port`; reads give up after `timeout`.
     public init(port: Int, timeout: Duration = .seconds(5)) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a server process another test spawns must not inherit this connection.
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw ClientError.systemCall("socket", errno: errno) }
         let (seconds, attoseconds) = timeout.components
         var interval = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))

@@ -89,9 +89,12 @@ public final class ServerProcess {
         return .milliseconds(ticks * 1000 / sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    /// How many file descriptors the server has open.
-    public func openDescriptorCount() throws -> Int {
-        try FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd").count
+    /// The server's open file descriptors, by number, with what each refers to.
+    public func openDescriptors() throws -> [(number: Int, target: String)] {
+        let directory = "/proc/\(process.processIdentifier)/fd"
+        return try FileManager.default.contentsOfDirectory(atPath: directory).compactMap { name in
+            Int(name).map { ($0, (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + name)) ?? "?") }
+        }.sorted { $0.number < $1.number }
     }
 
     /// SIGKILL: no shutdown code runs, as in a crash or power cut of the process.
