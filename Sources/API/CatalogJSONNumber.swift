@@ -1,16 +1,11 @@
+import HTTPServer
+
 /// Writes the numbers of catalog responses straight into a body, byte for byte as
 /// `JSONWriter` would, without a writer or a `String` per number on the hot path.
 enum CatalogJSONNumber {
     /// An integer's decimal digits.
     static func append(_ value: Int, to body: inout [UInt8]) {
-        if value < 0 {
-            body.append(UInt8(ascii: "-"))
-            guard value != .min else {
-                body.append(contentsOf: String(value).utf8.dropFirst())
-                return
-            }
-        }
-        appendDigits(UInt64(value.magnitude), to: &body)
+        body.append(decimal: value)
     }
 
     /// A finite number exactly as `JSONWriter.number` writes it.
@@ -35,26 +30,11 @@ enum CatalogJSONNumber {
             return
         }
         let whole = UInt64(cents)
-        appendDigits(whole / 100, to: &body)
+        body.append(decimal: whole / 100)
         let fraction = whole % 100
         guard fraction != 0 else { return }
         body.append(UInt8(ascii: "."))
         body.append(UInt8(ascii: "0") + UInt8(fraction / 10))
         if fraction % 10 != 0 { body.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
-    }
-
-    private static func appendDigits(_ value: UInt64, to body: inout [UInt8]) {
-        // 20 digits hold any UInt64; written backwards into a stack buffer.
-        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &buffer) { digits in
-            var remaining = value
-            var position = digits.count
-            repeat {
-                position -= 1
-                digits[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                remaining /= 10
-            } while remaining > 0
-            body.append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[position...]))
-        }
     }
 }

@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// Writes JSON straight into UTF-8 bytes: no intermediate values, no reflection.
 /// Used for every response body, and to precompute the parts of catalog responses
 /// that never change.
@@ -38,14 +40,14 @@ public struct JSONWriter: Sendable {
 
     public mutating func key(_ name: String) {
         separate()
-        appendEscaped(name)
+        JSONString.append(name, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         afterKey = true
     }
 
     public mutating func string(_ value: String) {
         separate()
-        appendEscaped(value)
+        JSONString.append(value, to: &bytes)
     }
 
     public mutating func string(_ value: String?) {
@@ -115,36 +117,6 @@ public struct JSONWriter: Sendable {
             isFirstInContainer[last] = false
         } else {
             bytes.append(UInt8(ascii: ","))
-        }
-    }
-
-    /// RFC 8259 §7: quote, backslash and control characters are escaped. Runs of bytes
-    /// that need no escape are copied in one go, not byte by byte.
-    private mutating func appendEscaped(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            var runStart = 0
-            for (offset, byte) in utf8.enumerated() where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
-                appendEscape(of: byte)
-                runStart = offset + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    private mutating func appendEscape(of byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-        case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-        case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-        case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-        case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-        default:
-            let hex = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
         }
     }
 }

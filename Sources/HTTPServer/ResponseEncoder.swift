@@ -66,7 +66,7 @@ enum ResponseEncoder {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(320)
         bytes.append("HTTP/1.1 ")
-        appendDecimal(status.code, to: &bytes)
+        bytes.append(decimal: status.code)
         bytes.append(UInt8(ascii: " "))
         bytes.append(utf8: status.reasonPhrase)
         bytes.append("\r\nDate: ")
@@ -77,7 +77,7 @@ enum ResponseEncoder {
         // RFC 9110 §8.6: no Content-Length in 1xx and 204; in 304 it would describe the 200's body.
         if status.code >= 200, status != .noContent, status != .notModified {
             bytes.append("\r\nContent-Length: ")
-            appendDecimal(body.count, to: &bytes)
+            bytes.append(decimal: body.count)
         }
         if context.closing {
             appendField("Connection", "close", to: &bytes)
@@ -98,18 +98,6 @@ enum ResponseEncoder {
         bytes.append(utf8: name)
         bytes.append(": ")
         bytes.append(utf8: value)
-    }
-
-    /// A non-negative integer in decimal, without the `String` that `String(value)` allocates.
-    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        var divisor = 1
-        while divisor <= value / 10 { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        }
     }
 
     /// JSON, YAML and text bodies not already content-coded may be sent gzipped.
