@@ -63,33 +63,26 @@ import Testing
         #expect(String(decoding: body, as: UTF8.self) == "hello world")
     }
 
-    struct Invalid: CustomTestStringConvertible, Sendable {
-        let name: String
-        let encoded: String
-        let status: Int
-        var testDescription: String { name }
-    }
-
-    static let invalid: [Invalid] = [
-        Invalid(name: "non-hex size", encoded: "g\r\nhello\r\n0\r\n\r\n", status: 400),
-        Invalid(name: "empty size", encoded: "\r\nhello\r\n0\r\n\r\n", status: 400),
-        Invalid(name: "negative size", encoded: "-5\r\nhello\r\n0\r\n\r\n", status: 400),
-        Invalid(name: "size with 0x prefix", encoded: "0x5\r\nhello\r\n0\r\n\r\n", status: 400),
-        Invalid(name: "overflowing size", encoded: "ffffffffffffffffff\r\nhello\r\n", status: 400),
-        Invalid(name: "garbage after size", encoded: "5 garbage\r\nhello\r\n0\r\n\r\n", status: 400),
-        Invalid(name: "extension without name", encoded: "5;\r\nhello\r\n0\r\n\r\n", status: 400),
-        Invalid(name: "extension with bad value", encoded: "5;a=(b)\r\nhello\r\n0\r\n\r\n", status: 400),
-        Invalid(name: "unterminated quoted extension", encoded: "5;a=\"b\r\nhello\r\n0\r\n\r\n", status: 400),
-        Invalid(name: "missing CRLF after data", encoded: "5\r\nhelloXX0\r\n\r\n", status: 400),
-        Invalid(name: "bare LF after size", encoded: "5\nhello\r\n0\r\n\r\n", status: 400),
-        Invalid(name: "bare CR after size", encoded: "5\rhello\r\n0\r\n\r\n", status: 400),
-        Invalid(name: "malformed trailer", encoded: "0\r\nno colon here\r\n\r\n", status: 400),
-        Invalid(name: "too large", encoded: "10001\r\n", status: 413),
+    static let invalid: [RefusedInput] = [
+        RefusedInput(name: "non-hex size", bytes: "g\r\nhello\r\n0\r\n\r\n", status: 400),
+        RefusedInput(name: "empty size", bytes: "\r\nhello\r\n0\r\n\r\n", status: 400),
+        RefusedInput(name: "negative size", bytes: "-5\r\nhello\r\n0\r\n\r\n", status: 400),
+        RefusedInput(name: "size with 0x prefix", bytes: "0x5\r\nhello\r\n0\r\n\r\n", status: 400),
+        RefusedInput(name: "overflowing size", bytes: "ffffffffffffffffff\r\nhello\r\n", status: 400),
+        RefusedInput(name: "garbage after size", bytes: "5 garbage\r\nhello\r\n0\r\n\r\n", status: 400),
+        RefusedInput(name: "extension without name", bytes: "5;\r\nhello\r\n0\r\n\r\n", status: 400),
+        RefusedInput(name: "extension with bad value", bytes: "5;a=(b)\r\nhello\r\n0\r\n\r\n", status: 400),
+        RefusedInput(name: "unterminated quoted extension", bytes: "5;a=\"b\r\nhello\r\n0\r\n\r\n", status: 400),
+        RefusedInput(name: "missing CRLF after data", bytes: "5\r\nhelloXX0\r\n\r\n", status: 400),
+        RefusedInput(name: "bare LF after size", bytes: "5\nhello\r\n0\r\n\r\n", status: 400),
+        RefusedInput(name: "bare CR after size", bytes: "5\rhello\r\n0\r\n\r\n", status: 400),
+        RefusedInput(name: "malformed trailer", bytes: "0\r\nno colon here\r\n\r\n", status: 400),
+        RefusedInput(name: "too large", bytes: "10001\r\n", status: 413),
     ]
 
     @Test(arguments: invalid)
-    func refusesMalformedBodies(_ row: Invalid) {
-        let (progress, _) = decode(row.encoded)
+    func refusesMalformedBodies(_ row: RefusedInput) {
+        let (progress, _) = decode(row.bytes)
         guard case .invalid(let status, _) = progress else {
             Issue.record("\(row.name): expected \(row.status), got \(progress)")
             return

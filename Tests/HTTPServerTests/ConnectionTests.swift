@@ -67,10 +67,12 @@ import TestSupport
         }
     }
 
-    @Test func http10ClosesByDefault() throws {
+    /// HTTP/1.0 without keep-alive, and HTTP/1.1 with `Connection: close`.
+    @Test(arguments: ["GET /hello HTTP/1.0\r\n\r\n", "GET /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"])
+    func aRequestThatDoesNotPersistIsAnsweredThenClosed(_ request: String) throws {
         try TestServer.with { server in
             let client = try server.client()
-            try client.send("GET /hello HTTP/1.0\r\n\r\n")
+            try client.send(request)
             let response = try client.readResponse()
             #expect(response.status == 200)
             #expect(response.header("Connection") == "close")
@@ -87,17 +89,6 @@ import TestSupport
                 #expect(response.status == 200)
                 #expect(response.header("Connection") == "keep-alive")
             }
-        }
-    }
-
-    @Test func connectionCloseIsHonoured() throws {
-        try TestServer.with { server in
-            let client = try server.client()
-            try client.send("GET /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
-            let response = try client.readResponse()
-            #expect(response.status == 200)
-            #expect(response.header("Connection") == "close")
-            #expect(try client.waitForClose())
         }
     }
 

@@ -4,30 +4,23 @@ import TestSupport
 @testable import HTTPServer
 
 @Suite struct LimitTests {
-    struct Row: CustomTestStringConvertible, Sendable {
-        let name: String
-        let request: String
-        let status: Int
-        var testDescription: String { name }
-    }
-
-    static let rows: [Row] = [
-        Row(name: "head too large", request: "GET /hello HTTP/1.1\r\nHost: t\r\nX-Big: " + String(repeating: "b", count: 17 * 1024) + "\r\n\r\n", status: 431),
-        Row(name: "URI too long", request: "GET /" + String(repeating: "a", count: 9 * 1024) + " HTTP/1.1\r\nHost: t\r\n\r\n", status: 414),
-        Row(name: "body too large", request: "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 70000\r\n\r\n" + String(repeating: "x", count: 70000), status: 413),
-        Row(name: "chunked body too large", request: "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n" + String(repeating: "8000\r\n" + String(repeating: "y", count: 0x8000) + "\r\n", count: 3) + "0\r\n\r\n", status: 413),
-        Row(name: "malformed request line", request: "GARBAGE\r\n\r\n", status: 400),
-        Row(name: "smuggling: both framings", request: "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", status: 400),
-        Row(name: "bad chunk size", request: "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", status: 400),
-        Row(name: "unknown transfer coding", request: "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: br\r\n\r\n", status: 501),
-        Row(name: "unsupported version", request: "GET /hello HTTP/2.0\r\nHost: t\r\n\r\n", status: 505),
+    static let rows: [RefusedInput] = [
+        RefusedInput(name: "head too large", bytes: "GET /hello HTTP/1.1\r\nHost: t\r\nX-Big: " + String(repeating: "b", count: 17 * 1024) + "\r\n\r\n", status: 431),
+        RefusedInput(name: "URI too long", bytes: "GET /" + String(repeating: "a", count: 9 * 1024) + " HTTP/1.1\r\nHost: t\r\n\r\n", status: 414),
+        RefusedInput(name: "body too large", bytes: "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 70000\r\n\r\n" + String(repeating: "x", count: 70000), status: 413),
+        RefusedInput(name: "chunked body too large", bytes: "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n" + String(repeating: "8000\r\n" + String(repeating: "y", count: 0x8000) + "\r\n", count: 3) + "0\r\n\r\n", status: 413),
+        RefusedInput(name: "malformed request line", bytes: "GARBAGE\r\n\r\n", status: 400),
+        RefusedInput(name: "smuggling: both framings", bytes: "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", status: 400),
+        RefusedInput(name: "bad chunk size", bytes: "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", status: 400),
+        RefusedInput(name: "unknown transfer coding", bytes: "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: br\r\n\r\n", status: 501),
+        RefusedInput(name: "unsupported version", bytes: "GET /hello HTTP/2.0\r\nHost: t\r\n\r\n", status: 505),
     ]
 
     @Test(arguments: rows)
-    func refusedRequestsGetProblemAndClose(_ row: Row) throws {
+    func refusedRequestsGetProblemAndClose(_ row: RefusedInput) throws {
         try TestServer.with { server in
             let client = try server.client()
-            try client.send(row.request)
+            try client.send(row.bytes)
             let response = try client.readResponse()
             #expect(response.status == row.status)
             #expect(response.header("Content-Type") == "application/problem+json")
