@@ -18,7 +18,7 @@
 # CPUs or more, the server and nginx share SERVER_CPUS and wrk runs on WRK_CPUS.
 #
 # Usage: swift build -c release && scripts/bench-catalog.sh
-# Environment: PORT (18080), NGINX_PORT (18081), RUNS (3), DURATION (10s),
+# Environment: PORT (18080), NGINX_PORT (18081), RUNS (3), DURATION (10s; whole seconds),
 #   CONNECTIONS (64), THREADS (1, wrk's), SERVER_CPUS ("0"), WRK_CPUS ("1"),
 #   SERVER_CMD (default below; $PORT and $TMP, the data directory, are
 #   expanded when it runs).
@@ -94,8 +94,10 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]
 
 # --- wrk scripts -------------------------------------------------------------
 
-# Every script prints one machine-readable line: RESULT <req/s> <p50 ms> <p99 ms> <non-2xx> <socket errors>.
+# Every script seeds its random numbers per thread and prints one machine-readable
+# line: RESULT <req/s> <p50 ms> <p99 ms> <non-2xx> <socket errors>.
 cat >"$WORK/report.lua" <<'LUA'
+init = function(args) math.randomseed(os.time() * 1000 + math.floor(os.clock() * 1e6)) end
 done = function(summary, latency, requests)
   local errors = summary.errors
   io.write(string.format("RESULT %.0f %.3f %.3f %d %d\n",
@@ -107,7 +109,6 @@ LUA
 
 # Random points in a box over the five boroughs' built-up core.
 cat >"$WORK/nearby.lua" <<LUA
-init = function(args) math.randomseed(os.time() * 1000 + math.floor(os.clock() * 1e6)) end
 request = function()
   local lat = 40.57 + math.random() * 0.30
   local lon = -74.04 + math.random() * 0.22
@@ -118,7 +119,6 @@ LUA
 
 # ~1 km boxes: 0.009 degrees of latitude, 0.012 of longitude at 40.7 N.
 cat >"$WORK/region.lua" <<LUA
-init = function(args) math.randomseed(os.time() * 1000 + math.floor(os.clock() * 1e6)) end
 request = function()
   local south = 40.57 + math.random() * 0.30
   local west = -74.04 + math.random() * 0.22
@@ -132,7 +132,6 @@ LUA
     echo "ids = {"
     zcat Data/oldnyc-locations.jsonl.gz | grep -o '"id": "[^"]*"' | sed -e 's/^"id": /  /' -e 's/$/,/'
     echo "}"
-    echo 'init = function(args) math.randomseed(os.time() * 1000 + math.floor(os.clock() * 1e6)) end'
     echo 'request = function() return wrk.format("GET", "/photos/" .. ids[math.random(#ids)]) end'
     cat "$WORK/report.lua"
 } >"$WORK/photos.lua"
