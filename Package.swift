@@ -76,6 +76,6 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "API", "HTTPServer", "SQLite", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["API", "TestSupport", "PastNYC"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "SQLite", "TestSupport", "PastNYC"]),
     ]
 )
