@@ -20,14 +20,19 @@ struct TourLocalSearch {
     /// The reachable points, most photos first, then in point order: a scan for a
     /// move that adds photos can stop at the first site that can no longer win.
     private let candidates: [Int]
+    /// The chord from the start to each point: a walk through a site is at least this
+    /// long, so a site farther than the walking a tour may do cannot join it.
+    private let fromStart: [Double]
     /// Distance computations so far; the search stops once it reaches `workLimit`.
     private var work = 0
 
-    /// About 3 ms of a release build on the development machine, for the largest
-    /// problems; most tours need far less.
-    static let workLimit = 1_000_000
+    /// A few milliseconds of a release build on the development machine. Measured with
+    /// `past-nyc tour-gain` on 300 Manhattan points at the default budget: four times
+    /// the work or three times the rounds find no more photos (median +10.5% over
+    /// greedy); the first descent alone finds +8.9%.
+    static let workLimit = 250_000
     /// Perturbation rounds after the first descent.
-    static let rounds = 48
+    static let rounds = 16
     /// Chord lengths decide moves to a millimetre; a shortening below this is noise.
     private static let shortening = 1e-3
 
@@ -46,6 +51,7 @@ struct TourLocalSearch {
     init(problem: OrienteeringProblem, reachable: [Int]) {
         self.problem = problem
         candidates = reachable.sorted { problem.photos[$0] != problem.photos[$1] ? problem.photos[$0] > problem.photos[$1] : $0 < $1 }
+        fromStart = problem.points.map { problem.points[0].chordMeters(to: $0) }
     }
 
     /// The best order found from `start`, a valid order; never worse than it.
@@ -96,13 +102,14 @@ struct TourLocalSearch {
         guard count < problem.budget.maxStops else { return nil }
         let path = [0] + route.order
         let edges = self.edges(path)
-        let room = allowance(stops: count + 1) - route.meters
+        let walking = allowance(stops: count + 1)
+        let room = walking - route.meters
         guard room >= 0 else { return nil }
         let inRoute = membership(route.order)
         var best = -1
         var bestAfter = 0
         var bestDelta = Double.infinity
-        for candidate in candidates where !inRoute[candidate] && !tabu[candidate] {
+        for candidate in candidates where !inRoute[candidate] && !tabu[candidate] && fromStart[candidate] <= walking {
             if best >= 0, problem.photos[candidate] < problem.photos[best] { break }
             let site = problem.points[candidate]
             work += count + 1
@@ -148,7 +155,7 @@ struct TourLocalSearch {
         var bestGain = 0
         var bestMeters = route.meters - Self.shortening
         var best: (candidate: Int, removed: Int, after: Int)?
-        for candidate in candidates where !inRoute[candidate] && !tabu[candidate] {
+        for candidate in candidates where !inRoute[candidate] && !tabu[candidate] && fromStart[candidate] <= room {
             if problem.photos[candidate] - fewestPhotos < bestGain { break }
             let site = problem.points[candidate]
             for position in 0...count { toCandidate[position] = problem.points[path[position]].chordMeters(to: site) }
