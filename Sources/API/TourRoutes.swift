@@ -6,11 +6,11 @@ import HTTPServer
 /// The walking tours: `GET /tours` (public) and `GET /tours/favorites` (token).
 ///
 /// Both run on the worker pool. A `/tours` answer is pure computation over the
-/// in-memory catalog, but longer than an event loop may stall: measured with
-/// `past-nyc tour-gain` from random Manhattan points, planning takes about 0.9 ms at
-/// the median of the default budget, 5 ms at its 90th percentile, and 10 to 30 ms
-/// at `minutes=240&stops=20&minPhotos=1` (thousands of candidates). The favorites
-/// tour reads the caller's favorites from SQLite.
+/// in-memory catalog, but often longer than an event loop may stall: measured with
+/// `past-nyc tour-gain` from random Manhattan points, planning takes 0.6 ms of CPU at
+/// the median of the default budget, 1.1 ms at its 99th percentile, and 5 to 9 ms at
+/// `minutes=240&stops=20&minPhotos=1` (thousands of candidates). The favorites tour
+/// reads the caller's favorites from SQLite.
 struct TourRoutes: Sendable {
     private let catalog: PhotoCatalog
     private let json: CatalogJSON
