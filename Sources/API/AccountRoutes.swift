@@ -116,38 +116,13 @@ public struct AccountRoutes: Sendable {
 
     // MARK: Plumbing
 
-    /// The user of the request's bearer token (RFC 6750 §2.1). No `Authorization:
-    /// Bearer` at all → 401 with a plain challenge; a token that does not work → 401
-    /// with `error="invalid_token"`.
+    /// The user of the request's bearer token (see `Accounts.authenticate(_:)`).
     func authenticate(_ request: HTTPRequest) throws -> AuthenticatedUser {
-        let parts = request.headers["Authorization"]?.trimmingSpaces().split(separator: " ", maxSplits: 1) ?? []
-        guard parts.count == 2, String(parts[0]).caseInsensitiveEquals("Bearer") else {
-            throw HTTPError(
-                .unauthorized, detail: "this endpoint needs an Authorization: Bearer token",
-                headers: HTTPHeaders([("WWW-Authenticate", AccountsError.bearerChallenge)]))
-        }
-        return try accounts.authenticate(token: parts[1].trimmingSpaces())
+        try accounts.authenticate(request)
     }
 
-    /// Runs `body` off the event loop and turns `AccountsError`s into their problems.
+    /// Runs `body` off the event loop, `AccountsError`s becoming their problems.
     func handler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
-        .blocking { request in
-            do {
-                return try body(request)
-            } catch let error as AccountsError {
-                throw error.httpError ?? error
-            }
-        }
-    }
-}
-
-extension StringProtocol {
-    /// Without leading and trailing spaces and tabs (HTTP optional whitespace, RFC 9110 §5.6.3).
-    fileprivate func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
+        .accountsBlocking(body)
     }
 }

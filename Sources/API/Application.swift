@@ -28,6 +28,7 @@ public final class Application: Sendable {
         let catalogRoutes = CatalogRoutes(catalog: catalog)
         catalogRoutes.register(in: &router)
         AccountRoutes(accounts: accounts, photos: catalogRoutes.photoSummaries).register(in: &router)
+        TourRoutes(catalog: catalog, json: catalogRoutes.json, accounts: accounts).register(in: &router)
         server = HTTPServer(configuration: configuration.server, router: router, logger: logger)
     }
 

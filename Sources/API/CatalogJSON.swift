@@ -89,29 +89,47 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         for match in matches { fragments.prefetch(Int(locationFragments[match.location])) }
         for (offset, match) in matches.enumerated() {
             if offset > 0 { body.append(UInt8(ascii: ",")) }
-            let head = Int(locationFragments[match.location])
-            fragments.append(head, to: &body)
+            appendLocationHead(match.location, to: &body)
             CatalogJSONNumber.append(match.photoCount, to: &body)
             body.append(#","distanceMeters":"#)
             CatalogJSONNumber.appendCentimetres(match.distance, to: &body)
             body.append(#","photos":["#)
-            if filter.filtersYears {
-                var written = 0
-                for photo in catalog.photoRange(location: match.location) {
-                    if written == photosPerLocation { break }
-                    guard catalog.photo(photo, matches: filter) else { continue }
-                    if written > 0 { body.append(UInt8(ascii: ",")) }
-                    fragments.append(Int(photoFragments[photo]), to: &body)
-                    written += 1
-                }
-            } else {
-                // Without a year filter every photo counts: the first ones follow the head.
-                fragments.append(run: (head + 1)..<(head + 1 + min(match.photoCount, photosPerLocation)), to: &body)
-            }
+            appendMatchingPhotos(of: match.location, filter: filter, limit: photosPerLocation, to: &body)
             body.append("]}")
         }
         body.append("]}")
         return body
+    }
+
+    /// Appends a location's object up to and including `"photoCount":`: the caller
+    /// writes the count, its own members and the closing brace.
+    func appendLocationHead(_ location: Int, to body: inout [UInt8]) {
+        fragments.append(Int(locationFragments[location]), to: &body)
+    }
+
+    /// Appends, comma-separated, the PhotoSummaries of the first `limit` photos of a
+    /// location that match the filter's years, in source order.
+    func appendMatchingPhotos(of location: Int, filter: PhotoFilter, limit: Int, to body: inout [UInt8]) {
+        let photos = catalog.photoRange(location: location)
+        guard filter.filtersYears else {
+            // Without a year filter every photo counts: the first ones follow the head.
+            let head = Int(locationFragments[location])
+            fragments.append(run: (head + 1)..<(head + 1 + min(photos.count, limit)), to: &body)
+            return
+        }
+        var written = 0
+        for photo in photos {
+            if written == limit { break }
+            guard catalog.photo(photo, matches: filter) else { continue }
+            if written > 0 { body.append(UInt8(ascii: ",")) }
+            fragments.append(Int(photoFragments[photo]), to: &body)
+            written += 1
+        }
+    }
+
+    /// Appends the PhotoSummary of a photo (an index in `catalog.photos`).
+    func appendPhotoSummary(_ photo: Int, to body: inout [UInt8]) {
+        fragments.append(Int(photoFragments[photo]), to: &body)
     }
 
     /// `{"locations":[Location + thumbnailURL],"total":…,"truncated":…}`.

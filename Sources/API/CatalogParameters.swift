@@ -68,8 +68,8 @@ struct CatalogParameters {
 
     /// The `from`, `to` and `borough` filters shared by `/nearby` and `/region`.
     func filter() throws -> PhotoFilter {
-        let from = try optionalInteger("from")
-        let to = try optionalInteger("to")
+        let from = try year("from")
+        let to = try year("to")
         if let from, let to, from > to {
             throw Self.invalid("from", "must not be greater than 'to' (\(from) > \(to))")
         }
@@ -83,6 +83,17 @@ struct CatalogParameters {
         }
         return PhotoFilter(fromYear: from, toYear: to, borough: borough)
     }
+
+    /// A year filter, -9999 to 9999; nil when absent.
+    private func year(_ name: String) throws -> Int? {
+        guard let year = try optionalInteger(name) else { return nil }
+        guard Self.years.contains(year) else {
+            throw Self.invalid(name, "must be a year from \(Self.years.lowerBound) to \(Self.years.upperBound)")
+        }
+        return year
+    }
+
+    private static let years = -9999...9999
 
     static func invalid(_ name: String, _ problem: String) -> HTTPError {
         HTTPError(.badRequest, detail: "Query parameter '\(name)' \(problem).")

@@ -16,7 +16,7 @@ public enum GreatCircle {
 
     /// The same distance, bit for bit, with the cosines of both latitudes
     /// (`cosLatitude(_:)`) computed once by the caller rather than on every call.
-    static func distance(
+    public static func distance(
         latitude1: Double, longitude1: Double, cosLatitude1: Double,
         latitude2: Double, longitude2: Double, cosLatitude2: Double
     ) -> Double {
@@ -29,13 +29,13 @@ public enum GreatCircle {
     }
 
     /// The cosine of a latitude given in degrees, as `distance` uses it.
-    static func cosLatitude(_ latitude: Double) -> Double {
+    public static func cosLatitude(_ latitude: Double) -> Double {
         cos(latitude * .pi / 180)
     }
 
     /// The point as a unit vector; straight-line (chord) distances between such
     /// vectors grow monotonically with great-circle distance.
-    static func unitVector(latitude: Double, longitude: Double) -> SIMD3<Double> {
+    public static func unitVector(latitude: Double, longitude: Double) -> SIMD3<Double> {
         let phi = latitude * .pi / 180
         let lambda = longitude * .pi / 180
         return SIMD3(cos(phi) * cos(lambda), cos(phi) * sin(lambda), sin(phi))

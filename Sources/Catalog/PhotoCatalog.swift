@@ -88,6 +88,23 @@ public final class PhotoCatalog: Sendable {
         }
     }
 
+    /// Every location within `radius` metres of a point (inclusive) with at least
+    /// `minPhotos` photos matching the filter, in location order (so by `locationID`).
+    /// A radius search of the spatial index: only the locations near the point are read.
+    public func locations(
+        withinMeters radius: Double, latitude: Double, longitude: Double, filter: PhotoFilter, minPhotos: Int
+    ) -> [NearbyMatch] {
+        let found = index.within(latitude: latitude, longitude: longitude, maxDistance: radius) { location in
+            if let borough = filter.borough, boroughs[location] != borough { return false }
+            // All its photos are an upper bound of the matching ones: most locations fail here, uncounted.
+            return photoRanges[location].count >= minPhotos && photoCount(location: location, filter: filter) >= minPhotos
+        }
+        return found.map { match in
+            NearbyMatch(
+                location: match.location, distance: match.distance, photoCount: photoCount(location: match.location, filter: filter))
+        }
+    }
+
     /// The locations inside the box with at least one photo matching the filter,
     /// by matching photo count descending, then `locationID`.
     public func region(_ query: RegionQuery) -> RegionResult {

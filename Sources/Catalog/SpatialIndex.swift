@@ -151,4 +151,52 @@ struct SpatialIndex: Sendable {
         if found.count > limit { found.removeSubrange(limit...) }
         return found
     }
+
+    /// Every location within `maxDistance` metres (inclusive) that `accepts` keeps, in
+    /// location-index order; each distance is `GreatCircle.distance` from the point (as
+    /// the first) to the location. A radius search: no ranking, so no bound tightens,
+    /// and a node is visited only when its box reaches within the radius's chord.
+    ///
+    /// - Parameter accepts: asked only about a location near enough by chord to be a candidate.
+    func within(
+        latitude: Double, longitude: Double, maxDistance: Double, accepts: (Int) -> Bool
+    ) -> [(location: Int, distance: Double)] {
+        let query = GreatCircle.unitVector(latitude: latitude, longitude: longitude)
+        let bound = GreatCircle.chordBound(forDistance: maxDistance)
+        let boundSquared = bound * bound
+        let cosLatitude = GreatCircle.cosLatitude(latitude)
+        var found: [(location: Int, distance: Double)] = []
+        nodes.withUnsafeBufferPointer { nodes in
+            points.withUnsafeBufferPointer { points in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: depth + 1) { pending in
+                    pending[0] = 0
+                    var pendingCount = 1
+                    while pendingCount > 0 {
+                        pendingCount -= 1
+                        let node = nodes[Int(pending[pendingCount])]
+                        guard node.distanceSquared(to: query) <= boundSquared else { continue }
+                        if node.firstChild >= 0 {
+                            pending[pendingCount] = node.firstChild
+                            pending[pendingCount + 1] = node.firstChild + 1
+                            pendingCount += 2
+                            continue
+                        }
+                        for slot in Int(node.slots.lowerBound)..<Int(node.slots.upperBound) {
+                            let point = points[slot]
+                            let x = point.x - query.x, y = point.y - query.y, z = point.z - query.z
+                            guard x * x + y * y + z * z <= boundSquared else { continue }
+                            let site = sites[slot]
+                            guard accepts(site.location) else { continue }
+                            let meters = GreatCircle.distance(
+                                latitude1: latitude, longitude1: longitude, cosLatitude1: cosLatitude,
+                                latitude2: site.latitude, longitude2: site.longitude, cosLatitude2: site.cosLatitude)
+                            if meters <= maxDistance { found.append((site.location, meters)) }
+                        }
+                    }
+                }
+            }
+        }
+        found.sort { $0.location < $1.location }
+        return found
+    }
 }

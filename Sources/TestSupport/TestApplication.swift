@@ -6,7 +6,8 @@ import Logging
 
 /// The whole application, booted for real on 127.0.0.1 and an ephemeral port, with its
 /// own temporary data directory and a cheap password cost. Shut down on release.
-public final class TestApplication {
+/// `Sendable`: immutable, so a suite may share one.
+public final class TestApplication: Sendable {
     public let application: Application
     public let dataDirectory: TemporaryDirectory
 

@@ -1,0 +1,97 @@
+import Accounts
+import Catalog
+import Explore
+import HTTPServer
+
+/// The walking tours: `GET /tours` (public) and `GET /tours/favorites` (token).
+///
+/// Both run on the worker pool. A `/tours` answer is pure computation over the
+/// in-memory catalog, but often longer than an event loop may stall: measured with
+/// `past-nyc tour-gain` from random Manhattan points, planning takes 0.6 ms of CPU at
+/// the median of the default budget, 1.1 ms at its 99th percentile, and 5 to 9 ms at
+/// `minutes=240&stops=20&minPhotos=1` (thousands of candidates). The favorites tour
+/// reads the caller's favorites from SQLite.
+struct TourRoutes: Sendable {
+    private let catalog: PhotoCatalog
+    private let json: CatalogJSON
+    private let accounts: Accounts
+
+    /// PhotoSummaries listed per stop of `/tours`.
+    static let photosPerStop = 3
+    /// Favorites read per query while collecting them all.
+    private static let favoritesPage = 200
+
+    init(catalog: PhotoCatalog, json: CatalogJSON, accounts: Accounts) {
+        self.catalog = catalog
+        self.json = json
+        self.accounts = accounts
+    }
+
+    func register(in router: inout Router) {
+        router.add(.get, "/tours", .blocking { try tour($0) })
+        router.add(.get, "/tours/favorites", .accountsBlocking { try favoritesTour($0) })
+    }
+
+    static let tourParameters = ["lat", "lon", "minutes", "stops", "minPhotos", "from", "to", "borough"]
+    static let favoritesTourParameters = ["lat", "lon"]
+
+    /// The best tour the planner finds; its ETag depends only on the normalized query,
+    /// because the planner is deterministic.
+    func tour(_ request: HTTPRequest) throws -> HTTPResponse {
+        let parameters = try CatalogParameters(request, known: Self.tourParameters)
+        let latitude = try parameters.number("lat", in: -90...90)
+        let longitude = try parameters.number("lon", in: -180...180)
+        let minutes = try parameters.integer("minutes", default: 60, in: 10...240)
+        let stops = try parameters.integer("stops", default: 8, in: 2...20)
+        let minPhotos = try parameters.integer("minPhotos", default: 5, in: 1...100)
+        let filter = try parameters.filter()
+
+        let query = TourQuery(
+            latitude: latitude, longitude: longitude, budget: TourBudget(minutes: minutes, maxStops: stops),
+            minPhotos: minPhotos, filter: filter)
+        let tour = catalog.tourProblem(query).bestTour()
+        let body = TourJSON.body(tour, json: json) { stop, body in
+            json.appendMatchingPhotos(of: stop.site.location, filter: filter, limit: Self.photosPerStop, to: &body)
+        }
+        // "t1": the planner's version, so a server with another planner tags its tours apart.
+        var tag = CatalogEntityTag(dataVersion: catalog.dataVersion, endpoint: "t1")
+        tag.add(latitude)
+        tag.add(longitude)
+        tag.add(minutes)
+        tag.add(stops)
+        tag.add(minPhotos)
+        tag.add(filter)
+        return .json(body, etag: tag.value)
+    }
+
+    /// The shortest walk through the locations of the caller's favorites; each stop
+    /// lists the caller's favorite photos there, newest saved first.
+    func favoritesTour(_ request: HTTPRequest) throws -> HTTPResponse {
+        let user = try accounts.authenticate(request)
+        let parameters = try CatalogParameters(request, known: Self.favoritesTourParameters)
+        let latitude = try parameters.number("lat", in: -90...90)
+        let longitude = try parameters.number("lon", in: -180...180)
+
+        // Every favorite, newest first; those whose photo left the catalog are skipped.
+        var photosByLocation: [Int: [Int]] = [:]
+        var cursor: String?
+        repeat {
+            let page = try accounts.favorites(user, limit: Self.favoritesPage, cursor: cursor)
+            for favorite in page.favorites {
+                guard let photo = catalog.photoIndex(photoID: favorite.photoID) else { continue }
+                photosByLocation[catalog.photos[photo].locationIndex, default: []].append(photo)
+            }
+            cursor = page.nextCursor
+        } while cursor != nil
+
+        let tour = catalog.favoritesTour(
+            latitude: latitude, longitude: longitude, locations: photosByLocation.keys.sorted())
+        let body = TourJSON.body(tour, json: json) { stop, body in
+            for (offset, photo) in (photosByLocation[stop.site.location] ?? []).enumerated() {
+                if offset > 0 { body.append(UInt8(ascii: ",")) }
+                json.appendPhotoSummary(photo, to: &body)
+            }
+        }
+        return .json(body)
+    }
+}
