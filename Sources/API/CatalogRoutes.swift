@@ -8,7 +8,8 @@ import HTTPServer
 /// normalized query (`CatalogEntityTag`).
 public struct CatalogRoutes: Sendable {
     private let catalog: PhotoCatalog
-    private let json: CatalogJSON
+    /// The catalog's precomputed JSON, shared with the routes that list photos.
+    let json: CatalogJSON
 
     public init(catalog: PhotoCatalog) {
         self.catalog = catalog
