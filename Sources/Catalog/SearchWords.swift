@@ -40,17 +40,54 @@ public enum SearchWords {
     public static func key(_ word: some StringProtocol) -> String {
         if word.utf8.allSatisfy({ $0 < 0x80 }) { return word.lowercased() }
         var key = String.UnicodeScalarView()
-        for scalar in String(word).decomposedStringWithCanonicalMapping.unicodeScalars
-        where kind(scalar) != .mark {
-            appendCaseFolded(scalar, to: &key)
-        }
+        for scalar in word.unicodeScalars { appendKey(of: scalar, to: &key) }
         return String(key)
     }
 
-    /// The keys of every word of `text`, joined by single spaces: what the full-text index stores.
+    /// The keys of every word of `text`, joined by single spaces: what the full-text index
+    /// stores. One pass over the text's scalars, writing UTF-8 bytes as it goes: ASCII
+    /// byte by byte, other word characters through `appendKey`.
     public static func indexedText(_ text: String?) -> String {
         guard let text else { return "" }
-        return words(text).map { key($0) }.joined(separator: " ")
+        let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
+        let normalized = isASCII ? text : text.precomposedStringWithCanonicalMapping
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(normalized.utf8.count)
+        var inWord = false
+        for scalar in normalized.unicodeScalars {
+            switch kind(scalar) {
+            case .wordCharacter:
+                if !inWord, !bytes.isEmpty { bytes.append(UInt8(ascii: " ")) }
+                inWord = true
+                if scalar.isASCII {
+                    let byte = UInt8(scalar.value)
+                    bytes.append((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)
+                } else {
+                    var key = String.UnicodeScalarView()
+                    appendKey(of: scalar, to: &key)
+                    bytes.append(contentsOf: String(key).utf8)
+                }
+            case .mark:
+                break  // Inside a word, dropped from its key; outside, a separator.
+            case .separator:
+                inWord = false
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends a word character's part of its word's key. NFD, dropping marks and case
+    /// folding all work scalar by scalar (NFD only reorders marks, which are dropped), so
+    /// a key is its word's scalars' parts, concatenated.
+    private static func appendKey(of scalar: Unicode.Scalar, to key: inout String.UnicodeScalarView) {
+        if scalar.isASCII {
+            let value = scalar.value
+            key.append((0x41...0x5A).contains(value) ? Unicode.Scalar(UInt8(value) | 0x20) : scalar)
+            return
+        }
+        for part in String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars where kind(part) != .mark {
+            appendCaseFolded(part, to: &key)
+        }
     }
 
     private enum Kind {

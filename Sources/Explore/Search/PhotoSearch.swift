@@ -4,10 +4,14 @@ import Synchronization
 
 /// `GET /search`: photos whose words match every word of a query (openapi.yaml).
 ///
-/// SQLite's FTS5 index in the catalog database finds and ranks the matches
-/// (`SearchIndex`); the in-memory catalog then applies the filters, orders by distance
-/// when asked and cuts the page. Queries block on SQLite, so they run on the server's
-/// worker threads, each on a read-only connection of its own from a small pool.
+/// SQLite's FTS5 index in the catalog database finds and ranks the photos of each
+/// phrase of the query (`SearchIndex`); common phrases stay in memory (`PhraseCache`).
+/// The search then walks the phrases' photo lists together, keeps the photos in all of
+/// them that pass the filters, adds their phrase ranks (which is what FTS5's `bm25()`
+/// of the whole query would give) or measures their distance, and keeps only the
+/// page's best (`BestResults`), so a page of a word in 38,701 photos is one pass, not a
+/// sort. Looking phrases up may block on SQLite, so searches run on the server's worker
+/// threads, each on a read-only connection of its own from a small pool.
 ///
 /// `Sendable`: the catalog and the ID order are immutable; connections and the cache
 /// are behind their locks.
@@ -15,82 +19,88 @@ public final class PhotoSearch: Sendable {
     private let catalog: PhotoCatalog
     private let connections: [SearchConnection]
     private let nextConnection = Atomic<Int>(0)
-    private let cache: RankedListCache
+    private let cache: PhraseCache
     /// Each photo's rank in `photoID` order (code points, i.e. UTF-8 bytes): breaks ties.
     private let photoIDRanks: [Int32]
+    /// Each photo's location, and each location's borough, read in the hot loop.
+    private let photoLocations: [Int32]
+    private let locationBoroughs: [Borough?]
 
     /// - Parameters:
     ///   - databasePath: the catalog database `catalog` was loaded from.
     ///   - connectionCount: read-only connections; as many as the worker threads that
     ///     may search at once.
-    ///   - cachedEntries: photo entries the ranked-list cache may hold (4 bytes each).
-    public init(catalog: PhotoCatalog, databasePath: String, connectionCount: Int, cachedEntries: Int = 4_000_000) throws {
+    ///   - cachedEntries: photo entries the phrase cache may hold (12 bytes each).
+    public init(catalog: PhotoCatalog, databasePath: String, connectionCount: Int, cachedEntries: Int = 6_000_000) throws {
         self.catalog = catalog
         connections = try (0..<max(1, connectionCount)).map { _ in try SearchConnection(path: databasePath) }
-        cache = RankedListCache(minimumCount: 256, capacity: cachedEntries)
+        cache = PhraseCache(minimumCount: 256, capacity: cachedEntries)
         photoIDRanks = try Self.photoIDRanks(databasePath: databasePath, photoCount: catalog.photos.count)
+        photoLocations = catalog.photos.map { Int32($0.locationIndex) }
+        locationBoroughs = catalog.locations.map(\.borough)
     }
 
     /// One page of the photos matching `query`, and how many match in all.
     public func search(_ query: SearchQuery) throws -> SearchPage {
-        let ranked = try rankedList(query.terms.matchExpression)
+        let phrases = try query.terms.phrases.map { try matches($0) }
         let filter = query.filter
-        let matches: [Int32]
-        if filter.filtersYears || filter.borough != nil {
-            matches = ranked.filter { photo in
-                let location = catalog.photos[Int(photo)].locationIndex
-                if let borough = filter.borough, catalog.locations[location].borough != borough { return false }
-                return !filter.filtersYears || catalog.photo(Int(photo), matches: filter)
+        let origin = query.origin
+        // An offset past every photo (a forged cursor) keeps everything and shows nothing.
+        var best = BestResults(capacity: min(query.offset, catalog.photos.count) + query.limit)
+        var total = 0
+        forEachCommonPhoto(phrases) { photo, rank in
+            let location = Int(photoLocations[Int(photo)])
+            if let borough = filter.borough, locationBoroughs[location] != borough { return }
+            if filter.filtersYears, !catalog.photo(Int(photo), matches: filter) { return }
+            total += 1
+            var order = rank
+            if let origin {
+                let point = catalog.locations[location]
+                order = GreatCircle.distance(
+                    latitude1: origin.latitude, longitude1: origin.longitude, latitude2: point.latitude,
+                    longitude2: point.longitude)
             }
-        } else {
-            matches = ranked
+            best.offer(BestResults.Result(order: order, tie: photoIDRanks[Int(photo)], photo: photo))
         }
-        let start = min(query.offset, matches.count)
-        let end = min(start + query.limit, matches.count)
-        let nextOffset = end < matches.count ? end : nil
-        guard let origin = query.origin else {
-            return SearchPage(total: matches.count, photos: matches[start..<end].map { Int($0) }, distances: [], nextOffset: nextOffset)
-        }
-        let nearest = nearestFirst(matches, latitude: origin.latitude, longitude: origin.longitude, count: end)
+        let kept = best.sorted()
+        let page = kept.dropFirst(query.offset)
+        let end = query.offset + page.count
         return SearchPage(
-            total: matches.count, photos: nearest[start..<end].map { Int($0.photo) }, distances: nearest[start..<end].map(\.distance),
-            nextOffset: nextOffset)
+            total: total, photos: page.map { Int($0.photo) }, distances: origin == nil ? [] : page.map(\.order),
+            nextOffset: end < total ? end : nil)
     }
 
-    /// The first `count` of `matches` by distance to the point, ties by `photoID`.
-    private func nearestFirst(_ matches: [Int32], latitude: Double, longitude: Double, count: Int)
-        -> [(photo: Int32, distance: Double)]
-    {
-        var measured = matches.map { photo in
-            let location = catalog.locations[catalog.photos[Int(photo)].locationIndex]
-            return (
-                photo: photo,
-                distance: GreatCircle.distance(
-                    latitude1: latitude, longitude1: longitude, latitude2: location.latitude, longitude2: location.longitude)
-            )
+    /// Calls `body` with every photo in all of `phrases` and the sum of its ranks, added
+    /// in phrase order as `bm25()` adds them. The shortest list drives; the others are
+    /// searched forward from where they were.
+    private func forEachCommonPhoto(_ phrases: [PhraseMatches], _ body: (Int32, Double) -> Void) {
+        guard let driver = phrases.indices.min(by: { phrases[$0].count < phrases[$1].count }) else { return }
+        var positions = [Int](repeating: 0, count: phrases.count)
+        candidates: for (index, photo) in phrases[driver].photos.enumerated() {
+            positions[driver] = index
+            for other in phrases.indices where other != driver {
+                let position = phrases[other].position(of: photo, from: positions[other])
+                positions[other] = position
+                guard position < phrases[other].count else { break candidates }
+                guard phrases[other].photos[position] == photo else { continue candidates }
+            }
+            var rank = 0.0
+            for phrase in phrases.indices { rank += phrases[phrase].ranks[positions[phrase]] }
+            body(photo, rank)
         }
-        measured.sort { $0.distance != $1.distance ? $0.distance < $1.distance : photoIDRanks[Int($0.photo)] < photoIDRanks[Int($1.photo)] }
-        return Array(measured.prefix(count))
     }
 
-    /// Every photo matching the expression, most relevant first, ties by `photoID`.
-    private func rankedList(_ expression: String) throws -> [Int32] {
-        if let list = cache.list(for: expression) { return list }
-        var matches = try rankedMatches(expression)
-        matches.sort { $0.rank != $1.rank ? $0.rank < $1.rank : photoIDRanks[Int($0.photo)] < photoIDRanks[Int($1.photo)] }
-        let list = matches.map(\.photo)
-        cache.keep(list, for: expression)
-        return list
-    }
-
-    /// Runs the full-text query on a free connection, or waits for one when all are busy.
-    private func rankedMatches(_ expression: String) throws -> [RankedMatch] {
+    /// The matches of one phrase: from the cache, else from SQLite (then cached when many).
+    private func matches(_ phrase: String) throws -> PhraseMatches {
+        if let cached = cache.matches(for: phrase) { return cached }
         let first = nextConnection.add(1, ordering: .relaxed).oldValue
-        for offset in 0..<connections.count {
-            let connection = connections[(first + offset) % connections.count]
-            if let matches = try connection.rankedMatchesIfAvailable(expression) { return matches }
+        var found: PhraseMatches?
+        for offset in 0..<connections.count where found == nil {
+            found = try connections[(first + offset) % connections.count].matchesIfAvailable(phrase)
         }
-        return try connections[first % connections.count].rankedMatches(expression)
+        let matches = try found ?? connections[first % connections.count].matches(phrase)
+        cache.keep(matches, for: phrase)
+        return matches
     }
 
     private static func photoIDRanks(databasePath: String, photoCount: Int) throws -> [Int32] {

@@ -9,35 +9,36 @@ final class SearchConnection: Sendable {
     /// The connection and its statement, owned together (the statement belongs to it).
     private struct Handles {
         let connection: Connection
-        let rankedMatches: Statement
+        let phraseRanks: Statement
     }
 
     private let handles: Mutex<Handles>
 
     init(path: String) throws {
         let connection = try Connection(path: path, mode: .readOnly)
-        let statement = try connection.prepare(SearchIndex.rankedMatchesQuery)
-        handles = Mutex(Handles(connection: connection, rankedMatches: statement))
+        let statement = try connection.prepare(SearchIndex.phraseRanksQuery)
+        handles = Mutex(Handles(connection: connection, phraseRanks: statement))
     }
 
-    /// Every photo matching `expression` with its rank (smaller is more relevant), or nil
-    /// when another worker holds the connection right now.
-    func rankedMatchesIfAvailable(_ expression: String) throws -> [RankedMatch]? {
-        try handles.withLockIfAvailable { handles in try Self.rankedMatches(expression, handles.rankedMatches) }
+    /// The matches of one phrase, or nil when another worker holds the connection right now.
+    func matchesIfAvailable(_ phrase: String) throws -> PhraseMatches? {
+        try handles.withLockIfAvailable { handles in try Self.matches(phrase, handles.phraseRanks) }
     }
 
-    /// Every photo matching `expression` with its rank, waiting for the connection.
-    func rankedMatches(_ expression: String) throws -> [RankedMatch] {
-        try handles.withLock { handles in try Self.rankedMatches(expression, handles.rankedMatches) }
+    /// The matches of one phrase, waiting for the connection.
+    func matches(_ phrase: String) throws -> PhraseMatches {
+        try handles.withLock { handles in try Self.matches(phrase, handles.phraseRanks) }
     }
 
-    private static func rankedMatches(_ expression: String, _ statement: Statement) throws -> [RankedMatch] {
-        try statement.bind([.text(expression)])
+    private static func matches(_ phrase: String, _ statement: Statement) throws -> PhraseMatches {
+        try statement.bind([.text(phrase)])
         defer { statement.reset() }
-        var matches: [RankedMatch] = []
+        var photos: [Int32] = []
+        var ranks: [Double] = []
         while try statement.step() {
-            matches.append(RankedMatch(photo: Int32(truncatingIfNeeded: statement.int64(0)), rank: statement.double(1)))
+            photos.append(Int32(truncatingIfNeeded: statement.int64(0)))
+            ranks.append(statement.double(1))
         }
-        return matches
+        return PhraseMatches(photos: photos, ranks: ranks)
     }
 }

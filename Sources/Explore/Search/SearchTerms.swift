@@ -20,8 +20,8 @@ public struct SearchTerms: Sendable, Hashable {
         keys = words.map { SearchWords.key($0) }
     }
 
-    /// The FTS5 query: quoted keys, nothing in them read as query syntax.
-    var matchExpression: String {
-        SearchIndex.matchExpression(keys: keys)
+    /// One FTS5 phrase per word, in order: the last one a prefix phrase.
+    var phrases: [String] {
+        keys.indices.map { SearchIndex.phrase(key: keys[$0], prefix: $0 == keys.count - 1) }
     }
 }
