@@ -28,12 +28,12 @@ public final class PhotoSearch: Sendable {
 
     /// - Parameters:
     ///   - databasePath: the catalog database `catalog` was loaded from.
-    ///   - connectionCount: read-only connections; as many as the worker threads that
-    ///     may search at once.
+    ///   - connectionCount: read-only connections at most, each opened when first needed;
+    ///     as many as the worker threads that may search at once.
     ///   - cachedEntries: photo entries the phrase cache may hold (12 bytes each).
     public init(catalog: PhotoCatalog, databasePath: String, connectionCount: Int, cachedEntries: Int = 6_000_000) throws {
         self.catalog = catalog
-        connections = try (0..<max(1, connectionCount)).map { _ in try SearchConnection(path: databasePath) }
+        connections = try (0..<max(1, connectionCount)).map { try SearchConnection(path: databasePath, openNow: $0 == 0) }
         cache = PhraseCache(minimumCount: 256, capacity: cachedEntries)
         photoIDRanks = try Self.photoIDRanks(databasePath: databasePath, photoCount: catalog.photos.count)
         photoLocations = catalog.photos.map { Int32($0.locationIndex) }
