@@ -1,5 +1,6 @@
 import Accounts
 import Catalog
+import Explore
 import Foundation
 import HTTPServer
 import Logging
@@ -27,6 +28,10 @@ public final class Application: Sendable {
         ServiceRoutes(openAPI: openAPIDocument).register(in: &router)
         let catalogRoutes = CatalogRoutes(catalog: catalog)
         catalogRoutes.register(in: &router)
+        let search = try PhotoSearch(
+            catalog: catalog, databasePath: CatalogStore.databasePath(configuration.dataDirectory),
+            connectionCount: configuration.server.workerThreads)
+        SearchRoutes(search: search, catalogRoutes: catalogRoutes, dataVersion: catalog.dataVersion).register(in: &router)
         AccountRoutes(accounts: accounts, photos: catalogRoutes.photoSummaries).register(in: &router)
         TourRoutes(catalog: catalog, json: catalogRoutes.json, accounts: accounts).register(in: &router)
         server = HTTPServer(configuration: configuration.server, router: router, logger: logger)

@@ -155,6 +155,34 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         return body
     }
 
+    /// `{"total":…,"results":[PhotoSummary + the location's members (+ distanceMeters)],"nextCursor":…}`:
+    /// each result is its precomputed summary, reopened, followed by the members of its
+    /// location's precomputed head (`locationID` to `intersection`).
+    func searchBody(total: Int, photos: [Int], distances: [Double], nextCursor: String?) -> [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(64 + photos.count * 520)
+        body.append(#"{"total":"#)
+        CatalogJSONNumber.append(total, to: &body)
+        body.append(#","results":["#)
+        let photoCountKey: StaticString = #","photoCount":"#
+        for (offset, photo) in photos.enumerated() {
+            if offset > 0 { body.append(UInt8(ascii: ",")) }
+            fragments.append(Int(photoFragments[photo]), to: &body)
+            body[body.count - 1] = UInt8(ascii: ",")  // The summary's closing brace.
+            let head = Int(locationFragments[catalog.photos[photo].locationIndex])
+            fragments.append(head, part: 1..<(fragments.size(head) - photoCountKey.utf8CodeUnitCount), to: &body)
+            if offset < distances.count {
+                body.append(#","distanceMeters":"#)
+                CatalogJSONNumber.appendCentimetres(distances[offset], to: &body)
+            }
+            body.append(UInt8(ascii: "}"))
+        }
+        body.append(#"],"nextCursor":"#)
+        if let nextCursor { JSONString.append(nextCursor, to: &body) } else { body.append("null") }
+        body.append(UInt8(ascii: "}"))
+        return body
+    }
+
     /// The full photo: PhotoSummary plus location, labels, folder, text, years and nyplURL.
     func photoBody(_ index: Int) -> [UInt8] {
         let photo = catalog.photos[index]

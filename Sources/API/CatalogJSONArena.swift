@@ -49,6 +49,11 @@ struct CatalogJSONArena: Sendable {
         Array(bytes[Int(bounds[index].start)..<Int(bounds[index].end)])
     }
 
+    /// The length in bytes of fragment `index`.
+    func size(_ index: Int) -> Int {
+        Int(bounds[index].end - bounds[index].start)
+    }
+
     /// Appends fragment `index` to `body`.
     func append(_ index: Int, to body: inout [UInt8]) {
         append(Int(bounds[index].start)..<Int(bounds[index].end), to: &body)

@@ -21,7 +21,8 @@ struct CatalogParameters {
         }
     }
 
-    private func value(_ name: String) -> String? {
+    /// The parameter's value as given (percent-decoded), nil when absent.
+    func value(_ name: String) -> String? {
         values.first { $0.name == name }?.value
     }
 

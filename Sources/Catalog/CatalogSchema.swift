@@ -4,7 +4,8 @@ import SQLite
 /// another `formatVersion` is simply rebuilt from the source data.
 enum CatalogSchema {
     /// Bump whenever the tables or the meaning of a stored value change.
-    static let formatVersion = 1
+    /// Version 2 added the full-text index `photo_search`.
+    static let formatVersion = 2
 
     static let metaFormatVersion = "format_version"
     static let metaLocationsDigest = "locations_sha256"
@@ -46,5 +47,5 @@ enum CatalogSchema {
             year TEXT NOT NULL,
             PRIMARY KEY (photo, position)
         ) WITHOUT ROWID;
-        """
+        """ + SearchIndex.statements
 }

@@ -33,7 +33,8 @@ public enum CatalogStore {
         try build(try SourceFiles(directory: sourceDirectory), dataDirectory: dataDirectory)
     }
 
-    static func databasePath(_ dataDirectory: String) -> String {
+    /// Where the catalog database of a data directory lives.
+    public static func databasePath(_ dataDirectory: String) -> String {
         (dataDirectory as NSString).appendingPathComponent(databaseFileName)
     }
 

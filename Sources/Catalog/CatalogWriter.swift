@@ -7,6 +7,7 @@ final class CatalogWriter {
     private let insertLocation: Statement
     private let insertPhoto: Statement
     private let insertYear: Statement
+    private let insertSearchRow: Statement
     private var photoCount = 0
 
     init(connection: Connection) throws {
@@ -19,15 +20,19 @@ final class CatalogWriter {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         insertYear = try connection.prepare("INSERT INTO photo_years (photo, position, year) VALUES (?, ?, ?)")
+        insertSearchRow = try connection.prepare(
+            "INSERT INTO photo_search (rowid, intersection, title, folder, text) VALUES (?, ?, ?, ?, ?)")
     }
 
     /// Writes one location (line `position` of the source, 0-based) and its photos.
     /// A repeated locationID or photo ID fails on the UNIQUE constraints.
     func insert(_ record: LocationRecord, position: Int) throws {
+        let intersection = record.intersection
+        let locationKeys = SearchWords.indexedText(intersection)
         try insertLocation.bind([
             SQLiteValue(position), .text(CatalogLocation.identifier(latitude: record.latitude, longitude: record.longitude)),
             .real(record.latitude), .real(record.longitude), SQLiteValue(record.borough?.rawValue),
-            SQLiteValue(record.intersection),
+            SQLiteValue(intersection),
         ])
         try insertLocation.step()
         for photo in record.photos {
@@ -42,6 +47,12 @@ final class CatalogWriter {
                 try insertYear.bind([SQLiteValue(photoCount), SQLiteValue(index), .text(year)])
                 try insertYear.step()
             }
+            try insertSearchRow.bind([
+                SQLiteValue(photoCount), .text(SearchWords.indexedText(photo.intersection) + " " + locationKeys),
+                .text(SearchWords.indexedText(photo.title)), .text(SearchWords.indexedText(photo.folder)),
+                .text(SearchWords.indexedText(photo.text)),
+            ])
+            try insertSearchRow.step()
             photoCount += 1
         }
     }

@@ -1,0 +1,20 @@
+import Explore
+import HTTPServer
+
+extension SearchError {
+    /// The 400 the client sees, naming the parameter at fault.
+    var httpError: HTTPError {
+        switch self {
+        case .queryLength(let length):
+            return CatalogParameters.invalid(
+                "q",
+                "must hold \(SearchTerms.lengthRange.lowerBound) to \(SearchTerms.lengthRange.upperBound) characters, not \(length)")
+        case .noWords:
+            return CatalogParameters.invalid("q", "must hold at least one word (letters or digits)")
+        case .tooManyWords(let count):
+            return CatalogParameters.invalid("q", "must hold at most \(SearchTerms.maxWords) words, not \(count)")
+        case .invalidCursor:
+            return CatalogParameters.invalid("cursor", "is not one this server issued for this search")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Catalog
+import Explore
+import HTTPServer
+
+/// `GET /search` (openapi.yaml): photos whose words match every word of `q`.
+///
+/// The search reads SQLite's full-text index, so the route is `.blocking`: it runs on
+/// the worker pool, never on an event loop. Every 200 carries a strong ETag made of the
+/// catalog's data version and the normalized query (`CatalogEntityTag`): the keys of
+/// `q`'s words, the filters, the point, the page size and where the page starts.
+public struct SearchRoutes: Sendable {
+    private let search: PhotoSearch
+    private let json: CatalogJSON
+    private let dataVersion: String
+
+    public init(search: PhotoSearch, catalogRoutes: CatalogRoutes, dataVersion: String) {
+        self.search = search
+        self.json = catalogRoutes.json
+        self.dataVersion = dataVersion
+    }
+
+    public func register(in router: inout Router) {
+        router.add(.get, "/search", .blocking { try search($0) })
+    }
+
+    static let parameters = ["q", "from", "to", "borough", "lat", "lon", "limit", "cursor"]
+
+    func search(_ request: HTTPRequest) throws -> HTTPResponse {
+        let parameters = try CatalogParameters(request, known: Self.parameters)
+        guard let q = parameters.value("q") else { throw CatalogParameters.invalid("q", "is required") }
+        let terms: SearchTerms
+        do {
+            terms = try SearchTerms(q)
+        } catch {
+            throw error.httpError
+        }
+        let filter = try parameters.filter()
+        var origin: (latitude: Double, longitude: Double)?
+        if parameters.value("lat") != nil || parameters.value("lon") != nil {
+            origin = (try parameters.number("lat", in: -90...90), try parameters.number("lon", in: -180...180))
+        }
+        let limit = try parameters.integer("limit", default: 20, in: 1...100)
+        var query = SearchQuery(terms: terms, filter: filter, origin: origin, limit: limit)
+        let listDigest = query.listDigest
+        if let cursor = parameters.value("cursor") {
+            do {
+                query.offset = try SearchCursor.decode(cursor, listDigest: listDigest)
+            } catch {
+                throw error.httpError
+            }
+        }
+
+        let page = try search.search(query)
+        let body = json.searchBody(
+            total: page.total, photos: page.photos, distances: page.distances,
+            nextCursor: page.nextOffset.map { SearchCursor.encode(offset: $0, listDigest: listDigest) })
+        var tag = CatalogEntityTag(dataVersion: dataVersion, endpoint: "s")
+        tag.add(Int(bitPattern: UInt(listDigest)))
+        tag.add(limit)
+        tag.add(query.offset)
+        return .json(body, etag: tag.value)
+    }
+}

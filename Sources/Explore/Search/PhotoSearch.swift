@@ -1,0 +1,122 @@
+import Catalog
+import SQLite
+import Synchronization
+
+/// `GET /search`: photos whose words match every word of a query (openapi.yaml).
+///
+/// SQLite's FTS5 index in the catalog database finds and ranks the photos of each
+/// phrase of the query (`SearchIndex`); common phrases stay in memory (`PhraseCache`).
+/// The search then walks the phrases' photo lists together, keeps the photos in all of
+/// them that pass the filters, adds their phrase ranks (which is what FTS5's `bm25()`
+/// of the whole query would give) or measures their distance, and keeps only the
+/// page's best (`BestResults`), so a page of a word in 38,701 photos is one pass, not a
+/// sort. Looking phrases up may block on SQLite, so searches run on the server's worker
+/// threads, each on a read-only connection of its own from a small pool.
+///
+/// `Sendable`: the catalog and the ID order are immutable; connections and the cache
+/// are behind their locks.
+public final class PhotoSearch: Sendable {
+    private let catalog: PhotoCatalog
+    private let connections: [SearchConnection]
+    private let nextConnection = Atomic<Int>(0)
+    private let cache: PhraseCache
+    /// Each photo's rank in `photoID` order (code points, i.e. UTF-8 bytes): breaks ties.
+    private let photoIDRanks: [Int32]
+    /// Each photo's location, and each location's borough, read in the hot loop.
+    private let photoLocations: [Int32]
+    private let locationBoroughs: [Borough?]
+
+    /// - Parameters:
+    ///   - databasePath: the catalog database `catalog` was loaded from.
+    ///   - connectionCount: read-only connections at most, each opened when first needed;
+    ///     as many as the worker threads that may search at once.
+    ///   - cachedEntries: photo entries the phrase cache may hold (12 bytes each).
+    public init(catalog: PhotoCatalog, databasePath: String, connectionCount: Int, cachedEntries: Int = 6_000_000) throws {
+        self.catalog = catalog
+        connections = try (0..<max(1, connectionCount)).map { try SearchConnection(path: databasePath, openNow: $0 == 0) }
+        cache = PhraseCache(minimumCount: 256, capacity: cachedEntries)
+        photoIDRanks = try Self.photoIDRanks(databasePath: databasePath, photoCount: catalog.photos.count)
+        photoLocations = catalog.photos.map { Int32($0.locationIndex) }
+        locationBoroughs = catalog.locations.map(\.borough)
+    }
+
+    /// One page of the photos matching `query`, and how many match in all.
+    public func search(_ query: SearchQuery) throws -> SearchPage {
+        let phrases = try query.terms.phrases.map { try matches($0) }
+        let filter = query.filter
+        let origin = query.origin
+        // An offset past every photo (a forged cursor) keeps everything and shows nothing.
+        var best = BestResults(capacity: min(query.offset, catalog.photos.count) + query.limit)
+        var total = 0
+        forEachCommonPhoto(phrases) { photo, rank in
+            let location = Int(photoLocations[Int(photo)])
+            if let borough = filter.borough, locationBoroughs[location] != borough { return }
+            if filter.filtersYears, !catalog.photo(Int(photo), matches: filter) { return }
+            total += 1
+            var order = rank
+            if let origin {
+                let point = catalog.locations[location]
+                order = GreatCircle.distance(
+                    latitude1: origin.latitude, longitude1: origin.longitude, latitude2: point.latitude,
+                    longitude2: point.longitude)
+            }
+            best.offer(BestResults.Result(order: order, tie: photoIDRanks[Int(photo)], photo: photo))
+        }
+        let kept = best.sorted()
+        let page = kept.dropFirst(query.offset)
+        let end = query.offset + page.count
+        return SearchPage(
+            total: total, photos: page.map { Int($0.photo) }, distances: origin == nil ? [] : page.map(\.order),
+            nextOffset: end < total ? end : nil)
+    }
+
+    /// Calls `body` with every photo in all of `phrases` and the sum of its ranks, added
+    /// in phrase order as `bm25()` adds them. The shortest list drives; the others are
+    /// searched forward from where they were.
+    private func forEachCommonPhoto(_ phrases: [PhraseMatches], _ body: (Int32, Double) -> Void) {
+        guard let driver = phrases.indices.min(by: { phrases[$0].count < phrases[$1].count }) else { return }
+        var positions = [Int](repeating: 0, count: phrases.count)
+        candidates: for (index, photo) in phrases[driver].photos.enumerated() {
+            positions[driver] = index
+            for other in phrases.indices where other != driver {
+                let position = phrases[other].position(of: photo, from: positions[other])
+                positions[other] = position
+                guard position < phrases[other].count else { break candidates }
+                guard phrases[other].photos[position] == photo else { continue candidates }
+            }
+            var rank = 0.0
+            for phrase in phrases.indices { rank += phrases[phrase].ranks[positions[phrase]] }
+            body(photo, rank)
+        }
+    }
+
+    /// The matches of one phrase: from the cache, else from SQLite (then cached when many).
+    private func matches(_ phrase: String) throws -> PhraseMatches {
+        if let cached = cache.matches(for: phrase) { return cached }
+        let first = nextConnection.add(1, ordering: .relaxed).oldValue
+        var found: PhraseMatches?
+        for offset in 0..<connections.count where found == nil {
+            found = try connections[(first + offset) % connections.count].matchesIfAvailable(phrase)
+        }
+        let matches = try found ?? connections[first % connections.count].matches(phrase)
+        cache.keep(matches, for: phrase)
+        return matches
+    }
+
+    private static func photoIDRanks(databasePath: String, photoCount: Int) throws -> [Int32] {
+        let connection = try Connection(path: databasePath, mode: .readOnly)
+        var ranks = [Int32](repeating: 0, count: photoCount)
+        var rank: Int32 = 0
+        // The UNIQUE index on photo_id yields them in BINARY (UTF-8 byte) order.
+        let rows = try connection.prepare("SELECT position FROM photos ORDER BY photo_id")
+        while try rows.step() {
+            let position = rows.int(0)
+            guard ranks.indices.contains(position) else {
+                throw CatalogError.malformedDatabase(path: databasePath, reason: "photo position \(position) out of range")
+            }
+            ranks[position] = rank
+            rank += 1
+        }
+        return ranks
+    }
+}
