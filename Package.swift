@@ -45,12 +45,13 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        .target(name: "Explore", dependencies: ["Catalog", "SQLite"]),
 
         // The only module that knows both HTTP and the domain.
         .target(
             name: "API",
             dependencies: [
-                "HTTPServer", "Catalog", "Accounts", "CPrefetch",
+                "HTTPServer", "Catalog", "Accounts", "Explore", "CPrefetch",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -59,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "PastNYC",
             dependencies: [
-                "API", "HTTPServer", "Catalog", "Accounts",
+                "API", "HTTPServer", "Catalog", "Accounts", "Explore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -68,7 +69,7 @@ let package = Package(
         // Helpers shared by the tests: a raw HTTP client, temporary directories, a running server.
         .target(
             name: "TestSupport",
-            dependencies: ["HTTPServer", "API", "Catalog", "Accounts", "Gzip", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["HTTPServer", "API", "Catalog", "Accounts", "Explore", "Gzip", .product(name: "Logging", package: "swift-log")]
         ),
 
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
@@ -76,6 +77,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "API", "HTTPServer", "SQLite", "TestSupport"]),
+        .testTarget(name: "ExploreTests", dependencies: ["Explore", "Catalog", "API", "HTTPServer", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["API", "TestSupport", "PastNYC"]),
     ]
 )

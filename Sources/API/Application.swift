@@ -27,6 +27,7 @@ public final class Application: Sendable {
         ServiceRoutes(openAPI: openAPIDocument).register(in: &router)
         let catalogRoutes = CatalogRoutes(catalog: catalog)
         catalogRoutes.register(in: &router)
+        ClusterRoutes(catalog: catalog).register(in: &router)
         AccountRoutes(accounts: accounts, photos: catalogRoutes.photoSummaries).register(in: &router)
         server = HTTPServer(configuration: configuration.server, router: router, logger: logger)
     }

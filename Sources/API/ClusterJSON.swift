@@ -1,0 +1,93 @@
+import Catalog
+import Explore
+import HTTPServer
+
+/// The JSON of `GET /clusters`. The object of every whole grid cell — what a query
+/// without filters reads for each cell inside its box — is encoded once at start,
+/// so such a response is a sort and a copy per cluster.
+///
+/// `Sendable`: immutable after `init`.
+final class ClusterJSON: Sendable {
+    private let catalog: PhotoCatalog
+    /// The objects of whole cells: one per location alone in its cell (the same at
+    /// every zoom where it is alone), and one per cell of several locations.
+    private let fragments: CatalogJSONArena
+    /// For each zoom, the fragment of each of its grid's cells.
+    private let cellFragments: [[Int32]]
+
+    init(catalog: PhotoCatalog, index: ClusterIndex) {
+        self.catalog = catalog
+        var encoded: [Cluster] = []
+        var soleLocationFragments = [Int32](repeating: -1, count: catalog.locations.count)
+        cellFragments = index.grids.map { grid in
+            grid.cells.map { cell in
+                if cell.locationCount == 1, soleLocationFragments[cell.representative] >= 0 {
+                    return soleLocationFragments[cell.representative]
+                }
+                let fragment = Int32(encoded.count)
+                encoded.append(cell)
+                if cell.locationCount == 1 { soleLocationFragments[cell.representative] = fragment }
+                return fragment
+            }
+        }
+        fragments = CatalogJSONArena(count: encoded.count, estimatedSize: 280) { [catalog] fragment, writer in
+            var bytes: [UInt8] = []
+            Self.append(encoded[fragment], catalog: catalog, to: &bytes)
+            writer.raw(bytes)
+        }
+    }
+
+    /// `{"zoom":…,"clusters":[Cluster],"total":…,"truncated":…}`.
+    func body(_ result: ClusterResult) -> [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(64 + result.matches.count * 280)
+        body.append(#"{"zoom":"#)
+        CatalogJSONNumber.append(result.zoom, to: &body)
+        body.append(#","clusters":["#)
+        let cells = cellFragments[result.zoom]
+        for (offset, match) in result.matches.enumerated() {
+            if offset > 0 { body.append(UInt8(ascii: ",")) }
+            if match.isWholeCell {
+                fragments.append(Int(cells[match.cell]), to: &body)
+            } else {
+                Self.append(match.cluster, catalog: catalog, to: &body)
+            }
+        }
+        body.append(#"],"total":"#)
+        CatalogJSONNumber.append(result.total, to: &body)
+        body.append(#","truncated":"#)
+        body.append(result.truncated ? "true" : "false")
+        body.append(UInt8(ascii: "}"))
+        return body
+    }
+
+    /// One cluster object, members in the order of the API document; the same bytes
+    /// whether precomputed or written for a query.
+    private static func append(_ cluster: Cluster, catalog: PhotoCatalog, to body: inout [UInt8]) {
+        body.append(#"{"latitude":"#)
+        CatalogJSONNumber.append(cluster.latitude, to: &body)
+        body.append(#","longitude":"#)
+        CatalogJSONNumber.append(cluster.longitude, to: &body)
+        body.append(#","locationCount":"#)
+        CatalogJSONNumber.append(cluster.locationCount, to: &body)
+        body.append(#","photoCount":"#)
+        CatalogJSONNumber.append(cluster.photoCount, to: &body)
+        body.append(#","bbox":{"south":"#)
+        CatalogJSONNumber.append(cluster.south, to: &body)
+        body.append(#","west":"#)
+        CatalogJSONNumber.append(cluster.west, to: &body)
+        body.append(#","north":"#)
+        CatalogJSONNumber.append(cluster.north, to: &body)
+        body.append(#","east":"#)
+        CatalogJSONNumber.append(cluster.east, to: &body)
+        body.append(#"},"locationID":"#)
+        if cluster.locationCount == 1 {
+            JSONString.append(catalog.locations[cluster.representative].locationID, to: &body)
+        } else {
+            body.append("null")
+        }
+        body.append(#","thumbnailURL":"#)
+        JSONString.append(catalog.photos[cluster.thumbnailPhoto].thumbnailURL, to: &body)
+        body.append(UInt8(ascii: "}"))
+    }
+}

@@ -1,0 +1,83 @@
+/// The catalog's locations grouped by the cells of one zoom level, with every
+/// non-empty cell summed up unfiltered, so a query over whole cells only reads
+/// those sums.
+///
+/// Cells are kept in (column, row) order: the cells of a column range and row range
+/// are found by one binary search per column that has any.
+///
+/// `Sendable`: immutable after `init`.
+public struct ClusterGrid: Sendable {
+    public let zoom: Int
+    /// Every non-empty cell's unfiltered cluster, in (column, row) order.
+    public let cells: [Cluster]
+    /// Each cell's `column << 32 | row`, ascending.
+    private let keys: [UInt64]
+    /// Where each cell's locations start in `members`; one more entry ends the last.
+    private let starts: [Int32]
+    /// Location indices, cell by cell, ascending within a cell.
+    private let members: [Int32]
+
+    /// - Parameter finest: every location's cell at `MercatorCell.zooms.upperBound`.
+    init(zoom: Int, finest: [MercatorCell], locations: ClusterLocations) {
+        self.zoom = zoom
+        let levels = MercatorCell.zooms.upperBound - zoom
+        var keyed = finest.indices.map { location in
+            (key: Self.key(finest[location].coarsened(by: levels)), location: Int32(location))
+        }
+        keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.location < $1.location }
+        members = keyed.map(\.location)
+        var keys: [UInt64] = []
+        var starts: [Int32] = []
+        for (offset, entry) in keyed.enumerated() where keys.last != entry.key {
+            keys.append(entry.key)
+            starts.append(Int32(offset))
+        }
+        starts.append(Int32(keyed.count))
+        self.keys = keys
+        self.starts = starts
+        var cells: [Cluster] = []
+        cells.reserveCapacity(keys.count)
+        for cell in keys.indices {
+            // A cell is never empty, and without a query every location counts.
+            cells.append(locations.cluster(of: members[Int(starts[cell])..<Int(starts[cell + 1])], in: nil)!)
+        }
+        self.cells = cells
+    }
+
+    /// The locations of a cell, ascending.
+    func members(of cell: Int) -> ArraySlice<Int32> {
+        members[Int(starts[cell])..<Int(starts[cell + 1])]
+    }
+
+    /// Calls `body` with every non-empty cell whose column and row lie in the ranges.
+    func forEachCell(columns: ClosedRange<Int>, rows: ClosedRange<Int>, _ body: (Int) -> Void) {
+        var slot = lowerBound(Self.key(MercatorCell(column: columns.lowerBound, row: rows.lowerBound)))
+        while slot < keys.count {
+            let column = Int(keys[slot] >> 32)
+            let row = Int(keys[slot] & 0xFFFF_FFFF)
+            if column > columns.upperBound { return }
+            if row < rows.lowerBound {
+                slot = lowerBound(Self.key(MercatorCell(column: column, row: rows.lowerBound)))
+            } else if row > rows.upperBound {
+                slot = lowerBound(Self.key(MercatorCell(column: column + 1, row: rows.lowerBound)))
+            } else {
+                body(slot)
+                slot += 1
+            }
+        }
+    }
+
+    private static func key(_ cell: MercatorCell) -> UInt64 {
+        UInt64(cell.column) << 32 | UInt64(cell.row)
+    }
+
+    /// The first slot whose key is `>= key`.
+    private func lowerBound(_ key: UInt64) -> Int {
+        var low = 0, high = keys.count
+        while low < high {
+            let mid = (low + high) / 2
+            if keys[mid] < key { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}
