@@ -30,11 +30,9 @@ final class ClusterJSON: Sendable {
                 return fragment
             }
         }
-        fragments = CatalogJSONArena(count: encoded.count, estimatedSize: 280) { [catalog] fragment, writer in
-            var bytes: [UInt8] = []
-            Self.append(encoded[fragment], catalog: catalog, to: &bytes)
-            writer.raw(bytes)
-        }
+        fragments = CatalogJSONArena(
+            count: encoded.count, estimatedSize: 280,
+            append: { [catalog] fragment, bytes in Self.append(encoded[fragment], catalog: catalog, to: &bytes) })
     }
 
     /// `{"zoom":…,"clusters":[Cluster],"total":…,"truncated":…}`.
@@ -50,7 +48,7 @@ final class ClusterJSON: Sendable {
             if match.isWholeCell {
                 fragments.append(Int(cells[match.cell]), to: &body)
             } else {
-                Self.append(match.cluster, catalog: catalog, to: &body)
+                Self.append(result.cluster(match), catalog: catalog, to: &body)
             }
         }
         body.append(#"],"total":"#)
@@ -65,29 +63,47 @@ final class ClusterJSON: Sendable {
     /// whether precomputed or written for a query.
     private static func append(_ cluster: Cluster, catalog: PhotoCatalog, to body: inout [UInt8]) {
         body.append(#"{"latitude":"#)
+        let latitudeStart = body.count
         CatalogJSONNumber.append(cluster.latitude, to: &body)
+        let latitude = latitudeStart..<body.count
         body.append(#","longitude":"#)
+        let longitudeStart = body.count
         CatalogJSONNumber.append(cluster.longitude, to: &body)
+        let longitude = longitudeStart..<body.count
         body.append(#","locationCount":"#)
         CatalogJSONNumber.append(cluster.locationCount, to: &body)
         body.append(#","photoCount":"#)
         CatalogJSONNumber.append(cluster.photoCount, to: &body)
         body.append(#","bbox":{"south":"#)
-        CatalogJSONNumber.append(cluster.south, to: &body)
-        body.append(#","west":"#)
-        CatalogJSONNumber.append(cluster.west, to: &body)
-        body.append(#","north":"#)
-        CatalogJSONNumber.append(cluster.north, to: &body)
-        body.append(#","east":"#)
-        CatalogJSONNumber.append(cluster.east, to: &body)
-        body.append(#"},"locationID":"#)
         if cluster.locationCount == 1 {
+            // The box is the point: its numbers are the ones just written, copied.
+            Self.appendAgain(latitude, in: &body)
+            body.append(#","west":"#)
+            Self.appendAgain(longitude, in: &body)
+            body.append(#","north":"#)
+            Self.appendAgain(latitude, in: &body)
+            body.append(#","east":"#)
+            Self.appendAgain(longitude, in: &body)
+            body.append(#"},"locationID":"#)
             JSONString.append(catalog.locations[cluster.representative].locationID, to: &body)
         } else {
-            body.append("null")
+            CatalogJSONNumber.append(cluster.south, to: &body)
+            body.append(#","west":"#)
+            CatalogJSONNumber.append(cluster.west, to: &body)
+            body.append(#","north":"#)
+            CatalogJSONNumber.append(cluster.north, to: &body)
+            body.append(#","east":"#)
+            CatalogJSONNumber.append(cluster.east, to: &body)
+            body.append(#"},"locationID":null"#)
         }
         body.append(#","thumbnailURL":"#)
         JSONString.append(catalog.photos[cluster.thumbnailPhoto].thumbnailURL, to: &body)
         body.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends bytes `range` of `body` again, byte by byte: appending a slice of the
+    /// array itself would keep its storage shared and copy all of it.
+    private static func appendAgain(_ range: Range<Int>, in body: inout [UInt8]) {
+        for offset in range { body.append(body[offset]) }
     }
 }

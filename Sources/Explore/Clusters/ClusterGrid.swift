@@ -16,6 +16,12 @@ public struct ClusterGrid: Sendable {
     private let starts: [Int32]
     /// Location indices, cell by cell, ascending within a cell.
     private let members: [Int32]
+    /// The cells in the order of their unfiltered clusters: `photoCount` descending,
+    /// then representative. A query that finds whole cells marks their ranks and
+    /// reads them back in order, with no sort.
+    let ranked: [Int32]
+    /// Each cell's position in `ranked`.
+    let ranks: [Int32]
 
     /// - Parameter finest: every location's cell at `MercatorCell.zooms.upperBound`.
     init(zoom: Int, finest: [MercatorCell], locations: ClusterLocations) {
@@ -42,6 +48,14 @@ public struct ClusterGrid: Sendable {
             cells.append(locations.cluster(of: members[Int(starts[cell])..<Int(starts[cell + 1])], in: nil)!)
         }
         self.cells = cells
+        let ranked = cells.indices.sorted {
+            cells[$0].photoCount != cells[$1].photoCount
+                ? cells[$0].photoCount > cells[$1].photoCount : cells[$0].representative < cells[$1].representative
+        }
+        var ranks = [Int32](repeating: 0, count: cells.count)
+        for (rank, cell) in ranked.enumerated() { ranks[cell] = Int32(rank) }
+        self.ranked = ranked.map { Int32($0) }
+        self.ranks = ranks
     }
 
     /// The locations of a cell, ascending.

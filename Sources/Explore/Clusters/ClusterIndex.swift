@@ -10,8 +10,10 @@ public final class ClusterIndex: Sendable {
     /// The grid of each zoom level, indexed by zoom.
     public let grids: [ClusterGrid]
     private let locations: ClusterLocations
+    private let orderKey: ClusterOrderKey
 
     public init(catalog: PhotoCatalog) {
+        orderKey = ClusterOrderKey(locationCount: catalog.locations.count, photoCount: catalog.photos.count)
         let locations = ClusterLocations(catalog: catalog)
         let finest = locations.cells(zoom: MercatorCell.zooms.upperBound)
         grids = MercatorCell.zooms.map { ClusterGrid(zoom: $0, finest: finest, locations: locations) }
@@ -23,29 +25,65 @@ public final class ClusterIndex: Sendable {
     public func clusters(_ query: ClusterQuery) -> ClusterResult {
         let grid = grids[query.zoom]
         let filtered = query.filter.filtersYears || query.filter.borough != nil
-        var matches: [ClusterMatch] = []
+        // Whole cells found, as bits at their ranks in the grid's order.
+        var wholeRanks = [UInt64](repeating: 0, count: (grid.cells.count + 63) / 64)
+        var wholeCount = 0
+        var parts: [Cluster] = []
+        var partCells: [Int32] = []
         for columns in Self.columnRanges(query) {
             grid.forEachCell(columns: columns, rows: Self.rowRange(query)) { cell in
                 let whole = grid.cells[cell]
                 guard whole.north >= query.south, whole.south <= query.north,
                     query.overlapsLongitudes(whole.west, whole.east)
                 else { return }
+                let isWhole: Bool
                 if !filtered, whole.south >= query.south, whole.north <= query.north,
                     query.containsLongitudes(whole.west, whole.east)
                 {
-                    matches.append(ClusterMatch(cluster: whole, cell: cell, isWholeCell: true))
+                    isWhole = true
                 } else if let part = locations.cluster(of: grid.members(of: cell), in: query) {
-                    matches.append(ClusterMatch(cluster: part, cell: cell, isWholeCell: part == whole))
+                    isWhole = part == whole
+                    if !isWhole {
+                        parts.append(part)
+                        partCells.append(Int32(cell))
+                    }
+                } else {
+                    isWhole = false
+                }
+                if isWhole {
+                    let rank = Int(grid.ranks[cell])
+                    wholeRanks[rank / 64] |= 1 << (rank % 64)
+                    wholeCount += 1
                 }
             }
         }
+        // Parts are sorted; whole cells come in order from their ranks; the two merge.
         // Representatives differ between cells, so the order is total.
-        var order = matches.indices.map { index in
-            (photoCount: matches[index].cluster.photoCount, representative: matches[index].cluster.representative, index: index)
+        var partOrder = parts.indices.map { orderKey.key(parts[$0], match: $0) }
+        partOrder.sort()
+        var matches: [ClusterMatch] = []
+        matches.reserveCapacity(min(query.limit, wholeCount + parts.count))
+        var nextPart = 0
+        func takeParts(before key: UInt64) {
+            while nextPart < partOrder.count, partOrder[nextPart] < key, matches.count < query.limit {
+                let part = orderKey.match(partOrder[nextPart])
+                matches.append(ClusterMatch(cell: Int(partCells[part]), part: part))
+                nextPart += 1
+            }
         }
-        order.sort { $0.photoCount != $1.photoCount ? $0.photoCount > $1.photoCount : $0.representative < $1.representative }
+        words: for (word, bits) in wholeRanks.enumerated() where bits != 0 {
+            var remaining = bits
+            while remaining != 0 {
+                let cell = Int(grid.ranked[word * 64 + remaining.trailingZeroBitCount])
+                remaining &= remaining - 1
+                takeParts(before: orderKey.key(grid.cells[cell], match: 0))
+                guard matches.count < query.limit else { break words }
+                matches.append(ClusterMatch(cell: cell, part: -1))
+            }
+        }
+        takeParts(before: .max)
         return ClusterResult(
-            zoom: query.zoom, matches: order.prefix(query.limit).map { matches[$0.index] }, total: matches.count)
+            zoom: query.zoom, matches: matches, total: wholeCount + parts.count, cells: grid.cells, parts: parts)
     }
 
     /// The rows that may hold the box's points: one row wider on each side than the
