@@ -20,15 +20,19 @@ final class ClusterJSON: Sendable {
         var encoded: [Cluster] = []
         var soleLocationFragments = [Int32](repeating: -1, count: catalog.locations.count)
         cellFragments = index.grids.map { grid in
-            grid.cells.map { cell in
-                if cell.locationCount == 1, soleLocationFragments[cell.representative] >= 0 {
-                    return soleLocationFragments[cell.representative]
+            var fragments = [Int32](repeating: -1, count: grid.cells.count)
+            // In the order responses list them: a big one then copies neighbouring fragments.
+            for cell in grid.ranked.map(Int.init) {
+                let cluster = grid.cells[cell]
+                if cluster.locationCount == 1, soleLocationFragments[cluster.representative] >= 0 {
+                    fragments[cell] = soleLocationFragments[cluster.representative]
+                    continue
                 }
-                let fragment = Int32(encoded.count)
-                encoded.append(cell)
-                if cell.locationCount == 1 { soleLocationFragments[cell.representative] = fragment }
-                return fragment
+                fragments[cell] = Int32(encoded.count)
+                if cluster.locationCount == 1 { soleLocationFragments[cluster.representative] = Int32(encoded.count) }
+                encoded.append(cluster)
             }
+            return fragments
         }
         fragments = CatalogJSONArena(
             count: encoded.count, estimatedSize: 280,

@@ -10,6 +10,9 @@ public struct ClusterGrid: Sendable {
     public let zoom: Int
     /// Every non-empty cell's unfiltered cluster, in (column, row) order.
     public let cells: [Cluster]
+    /// Each cell's box around its locations (the bounds of `cells`), apart and compact:
+    /// a query tests hundreds of them.
+    let boxes: [CellBox]
     /// Each cell's `column << 32 | row`, ascending.
     private let keys: [UInt64]
     /// Where each cell's locations start in `members`; one more entry ends the last.
@@ -19,7 +22,7 @@ public struct ClusterGrid: Sendable {
     /// The cells in the order of their unfiltered clusters: `photoCount` descending,
     /// then representative. A query that finds whole cells marks their ranks and
     /// reads them back in order, with no sort.
-    let ranked: [Int32]
+    public let ranked: [Int32]
     /// Each cell's position in `ranked`.
     let ranks: [Int32]
 
@@ -48,6 +51,7 @@ public struct ClusterGrid: Sendable {
             cells.append(locations.cluster(of: members[Int(starts[cell])..<Int(starts[cell + 1])], in: nil)!)
         }
         self.cells = cells
+        boxes = cells.map { CellBox(south: $0.south, west: $0.west, north: $0.north, east: $0.east) }
         let ranked = cells.indices.sorted {
             cells[$0].photoCount != cells[$1].photoCount
                 ? cells[$0].photoCount > cells[$1].photoCount : cells[$0].representative < cells[$1].representative
@@ -93,5 +97,13 @@ public struct ClusterGrid: Sendable {
             if keys[mid] < key { low = mid + 1 } else { high = mid }
         }
         return low
+    }
+
+    /// A box in degrees, never across the antimeridian (`west <= east`).
+    struct CellBox: Sendable {
+        var south: Double
+        var west: Double
+        var north: Double
+        var east: Double
     }
 }

@@ -32,17 +32,14 @@ public final class ClusterIndex: Sendable {
         var partCells: [Int32] = []
         for columns in Self.columnRanges(query) {
             grid.forEachCell(columns: columns, rows: Self.rowRange(query)) { cell in
-                let whole = grid.cells[cell]
-                guard whole.north >= query.south, whole.south <= query.north,
-                    query.overlapsLongitudes(whole.west, whole.east)
+                let box = grid.boxes[cell]
+                guard box.north >= query.south, box.south <= query.north, query.overlapsLongitudes(box.west, box.east)
                 else { return }
                 let isWhole: Bool
-                if !filtered, whole.south >= query.south, whole.north <= query.north,
-                    query.containsLongitudes(whole.west, whole.east)
-                {
+                if !filtered, box.south >= query.south, box.north <= query.north, query.containsLongitudes(box.west, box.east) {
                     isWhole = true
                 } else if let part = locations.cluster(of: grid.members(of: cell), in: query) {
-                    isWhole = part == whole
+                    isWhole = part == grid.cells[cell]
                     if !isWhole {
                         parts.append(part)
                         partCells.append(Int32(cell))
@@ -76,7 +73,7 @@ public final class ClusterIndex: Sendable {
             while remaining != 0 {
                 let cell = Int(grid.ranked[word * 64 + remaining.trailingZeroBitCount])
                 remaining &= remaining - 1
-                takeParts(before: orderKey.key(grid.cells[cell], match: 0))
+                if nextPart < partOrder.count { takeParts(before: orderKey.key(grid.cells[cell], match: 0)) }
                 guard matches.count < query.limit else { break words }
                 matches.append(ClusterMatch(cell: cell, part: -1))
             }

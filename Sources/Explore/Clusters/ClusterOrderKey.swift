@@ -16,12 +16,14 @@ struct ClusterOrderKey: Sendable {
         precondition(photoBits + 2 * locationBits <= UInt64.bitWidth, "a catalog too large for cluster order keys")
     }
 
+    @inline(__always)
     func key(_ cluster: Cluster, match: Int) -> UInt64 {
         UInt64(photoTotal - cluster.photoCount) << (2 * locationBits) | UInt64(cluster.representative) << locationBits
             | UInt64(match)
     }
 
     /// The match position a key was made with.
+    @inline(__always)
     func match(_ key: UInt64) -> Int {
         Int(key & (1 << locationBits - 1))
     }
