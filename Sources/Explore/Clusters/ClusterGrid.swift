@@ -13,11 +13,13 @@ public struct ClusterGrid: Sendable {
     /// Each cell's box around its locations (the bounds of `cells`), apart and compact:
     /// a query tests hundreds of them.
     let boxes: [CellBox]
-    /// Each cell's `column << 32 | row`, ascending.
+    /// Each cell's `column << rowBits | row`, ascending.
     private let keys: [UInt64]
+    /// The bits of a row at this zoom: `zoom + 2`.
+    private let rowBits: Int
     /// Where each cell's locations start in `members`; one more entry ends the last.
     private let starts: [Int32]
-    /// Location indices, cell by cell, ascending within a cell.
+    /// Location indices, cell by cell, ascending within a cell (the radix sort is stable).
     private let members: [Int32]
     /// The cells in the order of their unfiltered clusters: `photoCount` descending,
     /// then representative. A query that finds whole cells marks their ranks and
@@ -27,21 +29,19 @@ public struct ClusterGrid: Sendable {
     let ranks: [Int32]
 
     /// - Parameter finest: every location's cell at `MercatorCell.zooms.upperBound`.
-    init(zoom: Int, finest: [MercatorCell], locations: ClusterLocations) {
+    init(zoom: Int, finest: [MercatorCell], locations: ClusterLocations, orderKey: ClusterOrderKey) {
         self.zoom = zoom
+        rowBits = zoom + 2
         let levels = MercatorCell.zooms.upperBound - zoom
-        var keyed = finest.indices.map { location in
-            (key: Self.key(finest[location].coarsened(by: levels)), location: Int32(location))
-        }
-        keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.location < $1.location }
-        members = keyed.map(\.location)
+        let locationKeys = finest.map { Self.key($0.coarsened(by: levels), rowBits: zoom + 2) }
+        members = RadixSort.order(of: locationKeys, bits: 2 * rowBits)
         var keys: [UInt64] = []
         var starts: [Int32] = []
-        for (offset, entry) in keyed.enumerated() where keys.last != entry.key {
-            keys.append(entry.key)
+        for (offset, location) in members.enumerated() where keys.last != locationKeys[Int(location)] {
+            keys.append(locationKeys[Int(location)])
             starts.append(Int32(offset))
         }
-        starts.append(Int32(keyed.count))
+        starts.append(Int32(members.count))
         self.keys = keys
         self.starts = starts
         var cells: [Cluster] = []
@@ -52,13 +52,9 @@ public struct ClusterGrid: Sendable {
         }
         self.cells = cells
         boxes = cells.map { CellBox(south: $0.south, west: $0.west, north: $0.north, east: $0.east) }
-        let ranked = cells.indices.sorted {
-            cells[$0].photoCount != cells[$1].photoCount
-                ? cells[$0].photoCount > cells[$1].photoCount : cells[$0].representative < cells[$1].representative
-        }
+        ranked = RadixSort.order(of: cells.map { orderKey.key($0, match: 0) }, bits: orderKey.bits)
         var ranks = [Int32](repeating: 0, count: cells.count)
-        for (rank, cell) in ranked.enumerated() { ranks[cell] = Int32(rank) }
-        self.ranked = ranked.map { Int32($0) }
+        for (rank, cell) in ranked.enumerated() { ranks[Int(cell)] = Int32(rank) }
         self.ranks = ranks
     }
 
@@ -69,15 +65,15 @@ public struct ClusterGrid: Sendable {
 
     /// Calls `body` with every non-empty cell whose column and row lie in the ranges.
     func forEachCell(columns: ClosedRange<Int>, rows: ClosedRange<Int>, _ body: (Int) -> Void) {
-        var slot = lowerBound(Self.key(MercatorCell(column: columns.lowerBound, row: rows.lowerBound)))
+        var slot = lowerBound(key(column: columns.lowerBound, row: rows.lowerBound))
         while slot < keys.count {
-            let column = Int(keys[slot] >> 32)
-            let row = Int(keys[slot] & 0xFFFF_FFFF)
+            let column = Int(keys[slot] >> UInt64(rowBits))
+            let row = Int(keys[slot] & (1 << UInt64(rowBits) - 1))
             if column > columns.upperBound { return }
             if row < rows.lowerBound {
-                slot = lowerBound(Self.key(MercatorCell(column: column, row: rows.lowerBound)))
+                slot = lowerBound(key(column: column, row: rows.lowerBound))
             } else if row > rows.upperBound {
-                slot = lowerBound(Self.key(MercatorCell(column: column + 1, row: rows.lowerBound)))
+                slot = lowerBound(key(column: column + 1, row: rows.lowerBound))
             } else {
                 body(slot)
                 slot += 1
@@ -85,8 +81,12 @@ public struct ClusterGrid: Sendable {
         }
     }
 
-    private static func key(_ cell: MercatorCell) -> UInt64 {
-        UInt64(cell.column) << 32 | UInt64(cell.row)
+    private func key(column: Int, row: Int) -> UInt64 {
+        UInt64(column) << UInt64(rowBits) | UInt64(row)
+    }
+
+    private static func key(_ cell: MercatorCell, rowBits: Int) -> UInt64 {
+        UInt64(cell.column) << UInt64(rowBits) | UInt64(cell.row)
     }
 
     /// The first slot whose key is `>= key`.

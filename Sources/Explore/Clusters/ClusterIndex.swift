@@ -13,10 +13,11 @@ public final class ClusterIndex: Sendable {
     private let orderKey: ClusterOrderKey
 
     public init(catalog: PhotoCatalog) {
-        orderKey = ClusterOrderKey(locationCount: catalog.locations.count, photoCount: catalog.photos.count)
+        let orderKey = ClusterOrderKey(locationCount: catalog.locations.count, photoCount: catalog.photos.count)
         let locations = ClusterLocations(catalog: catalog)
         let finest = locations.cells(zoom: MercatorCell.zooms.upperBound)
-        grids = MercatorCell.zooms.map { ClusterGrid(zoom: $0, finest: finest, locations: locations) }
+        grids = MercatorCell.zooms.map { ClusterGrid(zoom: $0, finest: finest, locations: locations, orderKey: orderKey) }
+        self.orderKey = orderKey
         self.locations = locations
     }
 

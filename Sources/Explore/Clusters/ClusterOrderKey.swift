@@ -8,12 +8,14 @@
 struct ClusterOrderKey: Sendable {
     private let locationBits: Int
     private let photoTotal: Int
+    /// How many low bits of a key can be non-zero.
+    let bits: Int
 
     init(locationCount: Int, photoCount: Int) {
         locationBits = Int.bitWidth - max(locationCount, 1).leadingZeroBitCount
         photoTotal = photoCount
-        let photoBits = Int.bitWidth - max(photoCount, 1).leadingZeroBitCount
-        precondition(photoBits + 2 * locationBits <= UInt64.bitWidth, "a catalog too large for cluster order keys")
+        bits = Int.bitWidth - max(photoCount, 1).leadingZeroBitCount + 2 * locationBits
+        precondition(bits <= UInt64.bitWidth, "a catalog too large for cluster order keys")
     }
 
     @inline(__always)

@@ -26,7 +26,7 @@ import TestSupport
     func clustersEqualTheOracle(_ batch: Int) throws {
         let shared = try ClusterFixture.load()
         var generator = SeededGenerator(seed: 0xC105_7E25 &+ UInt64(batch))
-        for _ in 0..<60 {
+        for _ in 0..<40 {
             let query = ClusterOracle.Query.random(using: &generator, catalog: shared.catalog)
             let expected = shared.oracle.clusters(query)
             let result = shared.index.clusters(Self.query(query))

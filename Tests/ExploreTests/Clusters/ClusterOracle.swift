@@ -51,8 +51,8 @@ struct ClusterOracle: Sendable {
         let latitude: Double
         let longitude: Double
         let borough: Borough?
-        /// Its photos in source order: thumbnail and years as given.
-        let photos: [(thumbnailURL: String, years: [String])]
+        /// Its photos in source order: thumbnail, and years read as numbers.
+        let photos: [(thumbnailURL: String, years: [Int])]
     }
 
     private let points: [Point]
@@ -62,15 +62,17 @@ struct ClusterOracle: Sendable {
             Point(
                 id: location.locationID, latitude: location.latitude, longitude: location.longitude,
                 borough: location.borough,
-                photos: location.photos.map { (catalog.photos[$0].thumbnailURL, catalog.photos[$0].years) })
+                photos: location.photos.map { (catalog.photos[$0].thumbnailURL, catalog.photos[$0].years.compactMap { Int($0) }) })
         }
     }
 
     func clusters(_ query: Query) -> (clusters: [Expected], total: Int) {
-        struct Cell {
-            var members: [(point: Point, matching: [String])] = []
+        struct Member {
+            let point: Point
+            let matching: Int
+            let firstMatching: String
         }
-        var cells: [[Int]: Cell] = [:]
+        var cells: [[Int]: [Member]] = [:]
         for point in points {
             guard point.latitude >= query.south, point.latitude <= query.north else { continue }
             let insideLongitudes = query.west <= query.east
@@ -78,30 +80,31 @@ struct ClusterOracle: Sendable {
                 : point.longitude >= query.west || point.longitude <= query.east
             guard insideLongitudes else { continue }
             if let borough = query.borough, point.borough != borough { continue }
-            let matching = point.photos.filter { photo in
-                guard query.fromYear != nil || query.toYear != nil else { return true }
-                return photo.years.contains { year in
-                    guard let year = Int(year) else { return false }
-                    return year >= (query.fromYear ?? .min) && year <= (query.toYear ?? .max)
+            var matching = point.photos.count
+            var firstMatching = point.photos[0].thumbnailURL
+            if query.fromYear != nil || query.toYear != nil {
+                let kept = point.photos.filter { photo in
+                    photo.years.contains { $0 >= (query.fromYear ?? .min) && $0 <= (query.toYear ?? .max) }
                 }
+                guard let first = kept.first else { continue }
+                matching = kept.count
+                firstMatching = first.thumbnailURL
             }
-            guard !matching.isEmpty else { continue }
-            cells[Self.cell(point.latitude, point.longitude, zoom: query.zoom), default: Cell()]
-                .members.append((point, matching.map(\.thumbnailURL)))
+            cells[Self.cell(point.latitude, point.longitude, zoom: query.zoom), default: []]
+                .append(Member(point: point, matching: matching, firstMatching: firstMatching))
         }
-        let clusters = cells.values.map { cell -> (expected: Expected, representative: String) in
-            let members = cell.members
+        let clusters = cells.values.map { members -> (expected: Expected, representative: String) in
             let best = members.min { lhs, rhs in
-                lhs.matching.count != rhs.matching.count
-                    ? lhs.matching.count > rhs.matching.count : lhs.point.id.utf8.lexicographicallyPrecedes(rhs.point.id.utf8)
+                lhs.matching != rhs.matching
+                    ? lhs.matching > rhs.matching : lhs.point.id.utf8.lexicographicallyPrecedes(rhs.point.id.utf8)
             }!
             let expected = Expected(
                 latitude: members.map(\.point.latitude).reduce(0, +) / Double(members.count),
                 longitude: members.map(\.point.longitude).reduce(0, +) / Double(members.count),
-                locationCount: members.count, photoCount: members.map(\.matching.count).reduce(0, +),
+                locationCount: members.count, photoCount: members.map(\.matching).reduce(0, +),
                 south: members.map(\.point.latitude).min()!, west: members.map(\.point.longitude).min()!,
                 north: members.map(\.point.latitude).max()!, east: members.map(\.point.longitude).max()!,
-                locationID: members.count == 1 ? members[0].point.id : nil, thumbnailURL: best.matching[0])
+                locationID: members.count == 1 ? members[0].point.id : nil, thumbnailURL: best.firstMatching)
             return (expected, best.point.id)
         }
         let sorted = clusters.sorted { lhs, rhs in

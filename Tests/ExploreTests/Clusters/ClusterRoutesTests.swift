@@ -76,7 +76,7 @@ import TestSupport
     @Test func responsesEqualTheOracle() throws {
         let shared = try ClusterFixture.load()
         var generator = SeededGenerator(seed: 0xC105_0150)
-        for _ in 0..<40 {
+        for _ in 0..<25 {
             let query = ClusterOracle.Query.random(using: &generator, catalog: shared.catalog)
             var parameters = [
                 ("south", "\(query.south)"), ("west", "\(query.west)"), ("north", "\(query.north)"),
