@@ -7,7 +7,6 @@
 ///
 /// `Sendable`: immutable after `init`.
 public struct ClusterGrid: Sendable {
-    public let zoom: Int
     /// Every non-empty cell's unfiltered cluster, in (column, row) order.
     public let cells: [Cluster]
     /// Each cell's box around its locations (the bounds of `cells`), apart and compact:
@@ -30,7 +29,6 @@ public struct ClusterGrid: Sendable {
 
     /// - Parameter finest: every location's cell at `MercatorCell.zooms.upperBound`.
     init(zoom: Int, finest: [MercatorCell], locations: ClusterLocations, orderKey: ClusterOrderKey) {
-        self.zoom = zoom
         rowBits = zoom + 2
         let levels = MercatorCell.zooms.upperBound - zoom
         let locationKeys = finest.map { Self.key($0.coarsened(by: levels), rowBits: zoom + 2) }
@@ -82,7 +80,7 @@ public struct ClusterGrid: Sendable {
     }
 
     private func key(column: Int, row: Int) -> UInt64 {
-        UInt64(column) << UInt64(rowBits) | UInt64(row)
+        Self.key(MercatorCell(column: column, row: row), rowBits: rowBits)
     }
 
     private static func key(_ cell: MercatorCell, rowBits: Int) -> UInt64 {
