@@ -1,50 +1,66 @@
 #!/usr/bin/env bash
-# Benchmarks the catalog endpoints of a release build against nginx serving a
-# static file of similar size, on 127.0.0.1 only.
+# Benchmarks the catalog and exploring endpoints of a release build, each against
+# nginx serving the very same response bodies, on 127.0.0.1 only.
 #
-# Reports, as medians of RUNS runs: cold start (no catalog yet) and warm start
-# (catalog present) time until /healthz answers 200; requests/s, p50 and p99
-# latency of wrk with CONNECTIONS connections, and the server's CPU time per
-# request, on
-#   /nearby?lat=&lon=&limit=10&photos=5   (random points inside NYC)
-#   /region?south=&west=&north=&east=     (random ~1 km boxes inside NYC)
-#   /photos/{id}                          (random photo IDs of the catalog)
-#   nginx, a ~9 KB static file            (the yardstick)
-# then the median over rounds of /nearby's req/s divided by nginx's, and the
-# server's peak resident memory (VmHWM) after all of it.
+# Scenarios (SCENARIOS picks them, by name or group; a scenario whose endpoint
+# does not answer 200 is skipped):
+#   nearby   nearby-city, nearby-core: /nearby?lat=&lon=&limit=10&photos=5 at random
+#            points of the five-borough box, and of the built-up core
+#   region   region-city, region-core: /region over random ~1 km boxes, same two areas
+#   photos   /photos/{id} of random photo IDs
+#   clusters clusters-z10, -z11, -z13: /clusters of the whole five-borough box
+#   search   /search?q= with 1-2 words of one photo's text, the last cut to a 3-5
+#            letter prefix half of the time
 #
-# The runs are interleaved: each round runs every request once, so a noisy
-# neighbour slows all of them alike and the per-round ratio stays fair. With two
-# CPUs or more, the server and nginx share SERVER_CPUS and wrk runs on WRK_CPUS.
+# How: scripts/bench-catalog-pools.py draws a seeded pool of POOL_SIZE request
+# paths per scenario, asks the server for each, and writes every body to a file
+# under a random name; nginx serves those files, so each scenario has a twin that
+# sends the same bytes. wrk replays a pool through scripts/bench-pool.lua, which
+# formats every request once, in wrk's init. The server and nginx run on
+# SERVER_CPUS, wrk on WRK_CPUS; wrk reports its own CPU time, and a run where wrk
+# kept its core over 90% busy is flagged (then wrk, not the server, may be the limit).
 #
-# Usage: swift build -c release && scripts/bench-catalog.sh
-# Environment: PORT (18080), NGINX_PORT (18081), RUNS (3), DURATION (10s; whole seconds),
-#   CONNECTIONS (64), THREADS (1, wrk's), SERVER_CPUS ("0"), WRK_CPUS ("1"),
-#   SERVER_CMD (default below; $PORT and $TMP, the data directory, are
-#   expanded when it runs).
+# Reports: cold start (no catalog yet) and warm start (catalog present) until
+# /healthz answers 200, medians of RUNS; then rounds, each running every scenario
+# and its nginx twin once (interleaved, so a noisy neighbour slows both alike),
+# with the ratio of their req/s per round; then per scenario the medians of req/s,
+# p50, p99, server CPU per request and wrk CPU, the median ratio and its range,
+# and the server's peak resident memory (VmHWM) after all of it.
+#
+# Usage: swift build -c release --product past-nyc && scripts/bench-catalog.sh
+# Environment: SCENARIOS ("nearby region photos clusters search"), PORT (18080),
+#   NGINX_PORT (18081), RUNS (3), DURATION (10s; whole seconds), CONNECTIONS (64),
+#   THREADS (1, wrk's), POOL_SIZE (1000), SEED (1), SERVER_CPUS ("0"),
+#   WRK_CPUS ("1"), SERVER_CMD (default below; $PORT and $TMP, the data
+#   directory, are expanded when it runs).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
+SCENARIOS=${SCENARIOS:-"nearby region photos clusters search"}
 PORT=${PORT:-18080}
 NGINX_PORT=${NGINX_PORT:-18081}
 RUNS=${RUNS:-3}
 DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-1}
+POOL_SIZE=${POOL_SIZE:-1000}
+SEED=${SEED:-1}
 SERVER_CPUS=${SERVER_CPUS:-0}
 WRK_CPUS=${WRK_CPUS:-1}
 if [[ "$(nproc)" -lt 2 ]] || ! command -v taskset >/dev/null; then SERVER_CPUS=""; WRK_CPUS=""; fi
 SERVER_CMD=${SERVER_CMD:-'.build/release/past-nyc serve --host 127.0.0.1 --port $PORT --data-dir $TMP'}
 HEALTH_TIMEOUT_SECONDS=${HEALTH_TIMEOUT_SECONDS:-60}
+# wrk's share of its core above which a run is flagged, in percent.
+WRK_SATURATED=90
 
-for tool in wrk nginx curl; do
+for tool in wrk nginx curl python3; do
     command -v "$tool" >/dev/null || { echo "bench-catalog: $tool is required (apt-get install -y $tool)" >&2; exit 1; }
 done
 
 WORK=$(mktemp -d /tmp/bench-catalog.XXXXXX)
 TMP="$WORK/data"
-mkdir -p "$TMP"
+mkdir -p "$TMP" "$WORK/pools" "$WORK/nginx/www" "$WORK/nginx/logs"
 SERVER_PID=""
 NGINX_PID=""
 
@@ -92,81 +108,10 @@ stop_server() {
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# --- wrk scripts -------------------------------------------------------------
-
-# Every script seeds its random numbers per thread and prints one machine-readable
-# line: RESULT <req/s> <p50 ms> <p99 ms> <non-2xx> <socket errors>.
-cat >"$WORK/report.lua" <<'LUA'
-init = function(args) math.randomseed(os.time() * 1000 + math.floor(os.clock() * 1e6)) end
-done = function(summary, latency, requests)
-  local errors = summary.errors
-  io.write(string.format("RESULT %.0f %.3f %.3f %d %d\n",
-    summary.requests / (summary.duration / 1e6),
-    latency:percentile(50) / 1000, latency:percentile(99) / 1000,
-    errors.status, errors.connect + errors.read + errors.write + errors.timeout))
-end
-LUA
-
-# Random points in a box over the five boroughs' built-up core.
-cat >"$WORK/nearby.lua" <<LUA
-request = function()
-  local lat = 40.57 + math.random() * 0.30
-  local lon = -74.04 + math.random() * 0.22
-  return wrk.format("GET", string.format("/nearby?lat=%.6f&lon=%.6f&limit=10&photos=5", lat, lon))
-end
-$(cat "$WORK/report.lua")
-LUA
-
-# ~1 km boxes: 0.009 degrees of latitude, 0.012 of longitude at 40.7 N.
-cat >"$WORK/region.lua" <<LUA
-request = function()
-  local south = 40.57 + math.random() * 0.30
-  local west = -74.04 + math.random() * 0.22
-  return wrk.format("GET", string.format("/region?south=%.6f&west=%.6f&north=%.6f&east=%.6f",
-    south, west, south + 0.009, west + 0.012))
-end
-$(cat "$WORK/report.lua")
-LUA
-
-{
-    echo "ids = {"
-    zcat Data/oldnyc-locations.jsonl.gz | grep -o '"id": "[^"]*"' | sed -e 's/^"id": /  /' -e 's/$/,/'
-    echo "}"
-    echo 'request = function() return wrk.format("GET", "/photos/" .. ids[math.random(#ids)]) end'
-    cat "$WORK/report.lua"
-} >"$WORK/photos.lua"
-
-# --- nginx with a ~9 KB static file ------------------------------------------
-
-mkdir -p "$WORK/nginx/www" "$WORK/nginx/logs"
-head -c 9216 < <(zcat Data/oldnyc-locations.jsonl.gz) >"$WORK/nginx/www/static.json"
-chmod -R a+rX "$WORK"
-cat >"$WORK/nginx/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/logs/error.log;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    server {
-        listen 127.0.0.1:$NGINX_PORT;
-        root $WORK/nginx/www;
-        default_type application/json;
-    }
-}
-CONF
-if [[ -n "$SERVER_CPUS" ]]; then
-    taskset -c "$SERVER_CPUS" nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" &
-else
-    nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" &
-fi
-NGINX_PID=$!
-
-# --- runs ----------------------------------------------------------------------
+# --- start times -------------------------------------------------------------------
 
 echo "server: $SERVER_CMD   wrk: $THREADS threads, $CONNECTIONS connections, $DURATION x $RUNS rounds"
-echo "CPUs: server and nginx ${SERVER_CPUS:-any}, wrk ${WRK_CPUS:-any}"
+echo "CPUs: server and nginx ${SERVER_CPUS:-any}, wrk ${WRK_CPUS:-any}; pools of $POOL_SIZE requests, seed $SEED"
 
 cold=(); warm=()
 for ((run = 1; run <= RUNS; run++)); do
@@ -181,18 +126,54 @@ done
 printf 'cold start to healthy (ms, median of %d): %s\n' "$RUNS" "$(printf '%s\n' "${cold[@]}" | median)"
 printf 'warm start to healthy (ms, median of %d): %s\n' "$RUNS" "$(printf '%s\n' "${warm[@]}" | median)"
 
-until curl -sf -o /dev/null "http://127.0.0.1:$NGINX_PORT/static.json"; do
+# --- request pools, and nginx serving the same bodies -----------------------------
+
+# Each line: <scenario> <tab> <median body bytes> <tab> <label>.
+# shellcheck disable=SC2086 # SCENARIOS is a list of words.
+python3 scripts/bench-catalog-pools.py --port "$PORT" --data Data/oldnyc-locations.jsonl.gz \
+    --out "$WORK/pools" --www "$WORK/nginx/www" --size "$POOL_SIZE" --seed "$SEED" $SCENARIOS >"$WORK/pools/manifest"
+NAMES=(); SIZES=(); LABELS=()
+while IFS=$'\t' read -r name size label; do NAMES+=("$name"); SIZES+=("$size"); LABELS+=("$label"); done <"$WORK/pools/manifest"
+(( ${#NAMES[@]} > 0 )) || { echo "bench-catalog: no scenario left to run" >&2; exit 1; }
+
+chmod -R a+rX "$WORK"
+# Sendfile and an open-file cache: the yardstick at its best.
+cat >"$WORK/nginx/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 1000000;
+    open_file_cache max=20000 inactive=10m;
+    server {
+        listen 127.0.0.1:$NGINX_PORT;
+        root $WORK/nginx/www;
+        default_type application/json;
+    }
+}
+CONF
+if [[ -n "$SERVER_CPUS" ]]; then
+    taskset -c "$SERVER_CPUS" nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" &
+else
+    nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" &
+fi
+NGINX_PID=$!
+first_nginx_path=$(head -n 1 "$WORK/pools/${NAMES[0]}.nginx")
+until curl -sf -o /dev/null "http://127.0.0.1:$NGINX_PORT$first_nginx_path"; do
     kill -0 "$NGINX_PID" 2>/dev/null || { echo "bench-catalog: nginx exited" >&2; cat "$WORK/nginx/logs/error.log" >&2; exit 1; }
     sleep 0.01
 done
 
-cat >"$WORK/static.lua" <<LUA
-$(cat "$WORK/report.lua")
-LUA
-
 # The nginx worker: the process whose CPU time nginx's requests cost.
 NGINX_WORKER=""
 until [[ -n "$NGINX_WORKER" ]]; do NGINX_WORKER=$(pgrep -P "$NGINX_PID" | head -n 1); sleep 0.01; done
+
+# --- runs ----------------------------------------------------------------------
 
 # Jiffies of user plus system CPU a process has used.
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
@@ -201,43 +182,59 @@ TICKS_PER_SECOND=$(getconf CLK_TCK)
 WRK=(wrk -t "$THREADS" -c "$CONNECTIONS")
 if [[ -n "$WRK_CPUS" ]]; then WRK=(taskset -c "$WRK_CPUS" "${WRK[@]}"); fi
 
-LABELS=("GET /nearby limit=10 photos=5" "GET /region ~1 km box" "GET /photos/{id}" "nginx ~9 KB static file")
-URLS=("http://127.0.0.1:$PORT" "http://127.0.0.1:$PORT" "http://127.0.0.1:$PORT" "http://127.0.0.1:$NGINX_PORT/static.json")
-SCRIPTS=("$WORK/nearby.lua" "$WORK/region.lua" "$WORK/photos.lua" "$WORK/static.lua")
-
-# measure <index> <duration>: one wrk run; prints "RESULT <req/s> <p50> <p99> <non-2xx> <errors> <CPU µs per request>".
+# measure <scenario> <server|nginx> <duration>: one wrk run over the scenario's pool; prints
+# "<req/s> <p50> <p99> <non-2xx> <errors> <wrk CPU s> <server CPU µs per request> <wrk CPU % of a core per thread>".
 measure() {
-    local pid=$SERVER_PID before line
-    [[ "${URLS[$1]}" == *":$NGINX_PORT/"* ]] && pid=$NGINX_WORKER
+    local pid=$SERVER_PID port=$PORT before line
+    if [[ "$2" == nginx ]]; then pid=$NGINX_WORKER; port=$NGINX_PORT; fi
     before=$(cpu_ticks "$pid")
-    line=$("${WRK[@]}" -d "$2" -s "${SCRIPTS[$1]}" "${URLS[$1]}" | grep '^RESULT')
-    echo "$line" | awk -v ticks=$(( $(cpu_ticks "$pid") - before )) -v hz="$TICKS_PER_SECOND" -v seconds="${2%s}" \
-        '{ printf "%s %.1f\n", $0, ticks / hz * 1e6 / ($2 * seconds) }'
+    line=$("${WRK[@]}" -d "$3" -s scripts/bench-pool.lua "http://127.0.0.1:$port" -- "$WORK/pools/$1.$2" "$SEED" | grep '^RESULT')
+    echo "$line" | awk -v ticks=$(( $(cpu_ticks "$pid") - before )) -v hz="$TICKS_PER_SECOND" -v seconds="${3%s}" \
+        -v threads="$THREADS" \
+        '{ printf "%s %s %s %s %s %s %.1f %.0f\n", $2, $3, $4, $5, $6, $7, ticks / hz * 1e6 / ($2 * seconds), $7 / seconds / threads * 100 }'
 }
 
-for index in "${!LABELS[@]}"; do measure "$index" 2s >/dev/null; done  # warm-up
+for name in "${NAMES[@]}"; do measure "$name" server 2s >/dev/null; measure "$name" nginx 2s >/dev/null; done  # warm-up
+
+# results[run * count + index] holds one scenario's server and nginx runs side by side (16 fields).
 results=()
-ratios=()
 for ((run = 1; run <= RUNS; run++)); do
-    round=()
-    for index in "${!LABELS[@]}"; do round+=("$(measure "$index" "$DURATION")"); done
-    results+=("${round[@]}")
-    nearby=$(awk '{ print $2 }' <<<"${round[0]}")
-    static=$(awk '{ print $2 }' <<<"${round[3]}")
-    ratios+=("$(awk -v a="$nearby" -v b="$static" 'BEGIN { printf "%.3f", a / b }')")
-    echo "round $run: /nearby $nearby req/s, nginx $static req/s, ratio ${ratios[-1]}"
+    line="round $run:"
+    for index in "${!NAMES[@]}"; do
+        name=${NAMES[$index]}
+        server=$(measure "$name" server "$DURATION")
+        nginx=$(measure "$name" nginx "$DURATION")
+        results+=("$server $nginx")
+        ratio=$(awk -v a="${server%% *}" -v b="${nginx%% *}" 'BEGIN { printf "%.2f", a / b }')
+        saturated=$(awk -v s="$server" -v n="$nginx" -v limit="$WRK_SATURATED" \
+            'BEGIN { split(s, a, " "); split(n, b, " "); if (a[8] > limit || b[8] > limit) print "!" }')
+        line+=" $name $ratio$saturated"
+    done
+    echo "$line"
 done
 
-# column <index> <field>: the median of one field over the rounds of one request.
-column() {
-    for ((run = 0; run < RUNS; run++)); do echo "${results[run * ${#LABELS[@]} + $1]}"; done | awk -v f="$2" '{ print $f }' | median
+# field <index> <field>: one field of one scenario, per round.
+field() {
+    for ((run = 0; run < RUNS; run++)); do echo "${results[run * ${#NAMES[@]} + $1]}"; done | awk -v f="$2" '{ print $f }'
 }
-printf '%-30s %10s %11s %11s %14s %s\n' "request (median of $RUNS)" "req/s" "p50 ms" "p99 ms" "CPU µs/req" "non-2xx/errors"
-for index in "${!LABELS[@]}"; do
-    bad=$(for ((run = 0; run < RUNS; run++)); do echo "${results[run * ${#LABELS[@]} + index]}"; done | awk '{ s += $5 + $6 } END { print s }')
-    printf '%-30s %10s %11s %11s %14s %s\n' "${LABELS[$index]}" "$(column "$index" 2)" "$(column "$index" 3)" \
-        "$(column "$index" 4)" "$(column "$index" 7)" "$bad"
+echo
+printf '%-30s %7s %9s %7s %7s %9s %6s   %9s %7s %9s %6s   %5s %-11s %s\n' "scenario (median of $RUNS)" "body" \
+    "req/s" "p50 ms" "p99 ms" "CPU µs/rq" "wrk %" "nginx r/s" "p99 ms" "CPU µs/rq" "wrk %" "ratio" "(range)" "errors"
+for index in "${!NAMES[@]}"; do
+    ratios=$(for ((run = 0; run < RUNS; run++)); do echo "${results[run * ${#NAMES[@]} + index]}"; done |
+        awk '{ printf "%.3f\n", $1 / $9 }')
+    bad=$(for ((run = 0; run < RUNS; run++)); do echo "${results[run * ${#NAMES[@]} + index]}"; done |
+        awk '{ s += $4 + $5 + $12 + $13 } END { print s }')
+    busiest=$( (field "$index" 8; field "$index" 16) | sort -g | tail -n 1)
+    flag=""
+    (( busiest > WRK_SATURATED )) && flag=" wrk saturated (${busiest}%): the client may be the limit"
+    printf '%-30s %7s %9s %7s %7s %9s %6s   %9s %7s %9s %6s   %5.2f %-11s %s%s\n' "${LABELS[$index]}" "${SIZES[$index]}" \
+        "$(field "$index" 1 | median)" "$(field "$index" 2 | median)" "$(field "$index" 3 | median)" \
+        "$(field "$index" 7 | median)" "$(field "$index" 8 | median)" \
+        "$(field "$index" 9 | median)" "$(field "$index" 11 | median)" "$(field "$index" 15 | median)" \
+        "$(field "$index" 16 | median)" "$(median <<<"$ratios")" \
+        "($(sort -g <<<"$ratios" | head -n 1)–$(sort -g <<<"$ratios" | tail -n 1))" "$bad" "$flag"
 done
-printf '/nearby req/s / nginx req/s, median of the rounds: %s\n' "$(printf '%s\n' "${ratios[@]}" | median)"
+echo "ratio: the scenario's req/s over nginx's serving the same bodies, per round; ! marks a round where wrk's core was over ${WRK_SATURATED}% busy"
 
 printf 'server peak RSS (VmHWM): %s\n' "$(awk '/VmHWM/ { print $2, $3 }' "/proc/$SERVER_PID/status")"

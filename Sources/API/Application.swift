@@ -32,6 +32,7 @@ public final class Application: Sendable {
             catalog: catalog, databasePath: CatalogStore.databasePath(configuration.dataDirectory),
             connectionCount: configuration.server.workerThreads)
         SearchRoutes(search: search, catalogRoutes: catalogRoutes, dataVersion: catalog.dataVersion).register(in: &router)
+        ClusterRoutes(catalog: catalog).register(in: &router)
         AccountRoutes(accounts: accounts, photos: catalogRoutes.photoSummaries).register(in: &router)
         TourRoutes(catalog: catalog, json: catalogRoutes.json, accounts: accounts).register(in: &router)
         server = HTTPServer(configuration: configuration.server, router: router, logger: logger)

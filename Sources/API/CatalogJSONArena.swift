@@ -27,6 +27,19 @@ struct CatalogJSONArena: Sendable {
     init(
         count: Int, estimatedSize: Int, joined: (Int) -> Bool = { _ in false }, encode: (Int, inout JSONWriter) -> Void
     ) {
+        self.init(count: count, estimatedSize: estimatedSize, joined: joined) { index, bytes in
+            var writer = JSONWriter(reservingCapacity: estimatedSize)
+            encode(index, &writer)
+            bytes.append(contentsOf: writer.bytes)
+        }
+    }
+
+    /// Encodes fragments `0..<count`, each appended by `append` straight to the arena's
+    /// bytes: for fragments written byte by byte, with no writer and no copy.
+    /// - Parameters:
+    ///   - estimatedSize: a typical fragment's size, to reserve the storage once.
+    ///   - joined: whether fragment `i` (never 0) is stored after a comma that follows fragment `i - 1`.
+    init(count: Int, estimatedSize: Int, joined: (Int) -> Bool = { _ in false }, append: (Int, inout [UInt8]) -> Void) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count * estimatedSize)
         var bounds: [Bounds] = []
@@ -34,9 +47,7 @@ struct CatalogJSONArena: Sendable {
         for index in 0..<count {
             if index > 0, joined(index) { bytes.append(UInt8(ascii: ",")) }
             let start = Int32(bytes.count)
-            var writer = JSONWriter(reservingCapacity: estimatedSize)
-            encode(index, &writer)
-            bytes.append(contentsOf: writer.bytes)
+            append(index, &bytes)
             precondition(bytes.count <= Int(Int32.max), "a JSON arena holds at most 2 GiB")
             bounds.append(Bounds(start: start, end: Int32(bytes.count)))
         }

@@ -46,6 +46,15 @@ struct CatalogParameters {
         return value
     }
 
+    /// A required integer within `range`.
+    func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int {
+        guard let value = try optionalInteger(name) else { throw Self.invalid(name, "is required") }
+        guard range.contains(value) else {
+            throw Self.invalid(name, "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
     /// An integer within `range`, `defaultValue` when absent.
     func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws -> Int {
         guard let value = try optionalInteger(name) else { return defaultValue }
@@ -67,7 +76,20 @@ struct CatalogParameters {
         return value
     }
 
-    /// The `from`, `to` and `borough` filters shared by `/nearby` and `/region`.
+    /// The box of `/region` and `/clusters`: `south`, `west`, `north` and `east`, all
+    /// required, with `south <= north`; `west > east` is allowed (the box crosses the antimeridian).
+    func box() throws -> (south: Double, west: Double, north: Double, east: Double) {
+        let south = try number("south", in: -90...90)
+        let west = try number("west", in: -180...180)
+        let north = try number("north", in: -90...90)
+        let east = try number("east", in: -180...180)
+        guard south <= north else {
+            throw Self.invalid("south", "must not be greater than 'north'")
+        }
+        return (south, west, north, east)
+    }
+
+    /// The `from`, `to` and `borough` filters shared by `/nearby`, `/region` and `/clusters`.
     func filter() throws -> PhotoFilter {
         let from = try year("from")
         let to = try year("to")

@@ -55,13 +55,7 @@ public struct CatalogRoutes: Sendable {
 
     func region(_ request: HTTPRequest) throws -> HTTPResponse {
         let parameters = try CatalogParameters(request, known: Self.regionParameters)
-        let south = try parameters.number("south", in: -90...90)
-        let west = try parameters.number("west", in: -180...180)
-        let north = try parameters.number("north", in: -90...90)
-        let east = try parameters.number("east", in: -180...180)
-        guard south <= north else {
-            throw CatalogParameters.invalid("south", "must not be greater than 'north'")
-        }
+        let (south, west, north, east) = try parameters.box()
         let limit = try parameters.integer("limit", default: 400, in: 1...5000)
         let filter = try parameters.filter()
 

@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+import TestSupport
 
 @testable import API
 

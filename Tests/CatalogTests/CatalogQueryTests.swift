@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import TestSupport
 import Testing
+import TestSupport
 
 @Suite struct CatalogQueryTests {
     /// Filters to combine with every query: none, years only, borough only, both, open ranges.

@@ -2,6 +2,7 @@ import API
 import Foundation
 import TestSupport
 import Testing
+import TestSupport
 
 /// Strings in every catalog body go through `JSONWriter`'s escaping (RFC 8259 §7).
 @Suite struct JSONWriterEscapingTests {

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Builds the request pools of scripts/bench-catalog.sh, and the matching files nginx serves.
+
+For each scenario it draws a seeded pool of request paths, asks the running server
+for every one of them, and writes each response body to a file under a random
+name, so nginx can serve the same bytes (same body sizes, same mix) as the
+scenario it is compared with. Writes, in --out:
+
+  <scenario>.server   the pool's paths for the server, one a line
+  <scenario>.nginx    the paths of the same bodies on nginx, in the same order
+
+and prints one line per scenario it kept: "<scenario>\t<median body bytes>\t<label>".
+A scenario whose first request does not answer 200 (an endpoint this server does
+not have) is skipped with a note on stderr.
+"""
+
+import argparse
+import gzip
+import http.client
+import json
+import os
+import random
+import re
+import statistics
+import sys
+import urllib.parse
+
+# The five boroughs' built-up core, where most photos are.
+CORE = (40.57, -74.04, 40.87, -73.82)
+
+# Words of at least three letters or digits, with at least one letter.
+WORD = re.compile(r"[^\W_]{3,}")
+
+
+def read_catalog(path):
+    """Photo IDs, and each photo's words (its title, folder and geocode labels)."""
+    ids, word_lists = [], []
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        for line in lines:
+            for photo in json.loads(line)["photos"]:
+                ids.append(photo["id"])
+                geocode = photo.get("geocode") or {}
+                place = geocode.get("location") or {}
+                texts = [photo.get("title") or "", photo.get("original_title") or "", geocode.get("source") or ""]
+                texts += [str(place.get(key) or "") for key in ("str1", "str2", "street")]
+                words = [w for w in WORD.findall(" ".join(texts)) if not w.isdigit()]
+                if words:
+                    word_lists.append(words)
+    return ids, word_lists
+
+
+def five_borough_box(connection):
+    """The box around the five boroughs' locations, from the server's /boroughs."""
+    connection.request("GET", "/boroughs")
+    response = connection.getresponse()
+    boxes = [b["bbox"] for b in json.loads(response.read()) if b["bbox"]]
+    return (min(b["south"] for b in boxes), min(b["west"] for b in boxes),
+            max(b["north"] for b in boxes), max(b["east"] for b in boxes))
+
+
+def point_paths(rng, size, box):
+    south, west, north, east = box
+    return ["/nearby?lat=%.6f&lon=%.6f&limit=10&photos=5"
+            % (rng.uniform(south, north), rng.uniform(west, east)) for _ in range(size)]
+
+
+def box_paths(rng, size, box):
+    """~1 km boxes: 0.009 degrees of latitude, 0.012 of longitude at 40.7 N."""
+    south, west, north, east = box
+    paths = []
+    for _ in range(size):
+        s, w = rng.uniform(south, north - 0.009), rng.uniform(west, east - 0.012)
+        paths.append("/region?south=%.6f&west=%.6f&north=%.6f&east=%.6f" % (s, w, s + 0.009, w + 0.012))
+    return paths
+
+
+def search_paths(rng, size, word_lists):
+    """1 or 2 words of one photo's text; half of the time the last is cut to a 3-5 letter prefix."""
+    paths = []
+    for _ in range(size):
+        words = rng.choice(word_lists)
+        start = rng.randrange(len(words))
+        query = words[start:start + rng.choice((1, 2))]
+        if rng.random() < 0.5:
+            query[-1] = query[-1][:rng.randint(3, 5)]
+        paths.append("/search?q=" + urllib.parse.quote(" ".join(query)))
+    return paths
+
+
+def scenarios(rng_for, size, city, ids, word_lists):
+    """name -> (label, function drawing the pool)."""
+    clusters = "/clusters?south=%.6f&west=%.6f&north=%.6f&east=%.6f&zoom=%%d" % city
+    return {
+        "nearby-city": ("GET /nearby, five boroughs", lambda: point_paths(rng_for("nearby-city"), size, city)),
+        "nearby-core": ("GET /nearby, built-up core", lambda: point_paths(rng_for("nearby-core"), size, CORE)),
+        "region-city": ("GET /region 1 km, five boroughs", lambda: box_paths(rng_for("region-city"), size, city)),
+        "region-core": ("GET /region 1 km, core", lambda: box_paths(rng_for("region-core"), size, CORE)),
+        "photos": ("GET /photos/{id}", lambda: ["/photos/" + rng_for("photos").choice(ids) for _ in range(size)]),
+        "clusters-z10": ("GET /clusters city, zoom 10", lambda: [clusters % 10]),
+        "clusters-z11": ("GET /clusters city, zoom 11", lambda: [clusters % 11]),
+        "clusters-z13": ("GET /clusters city, zoom 13", lambda: [clusters % 13]),
+        "search": ("GET /search 1-2 words", lambda: search_paths(rng_for("search"), size, word_lists)),
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, required=True, help="the server's port on 127.0.0.1")
+    parser.add_argument("--data", required=True, help="oldnyc-locations.jsonl.gz")
+    parser.add_argument("--out", required=True, help="where the pool files go")
+    parser.add_argument("--www", required=True, help="nginx's root: bodies go to <www>/<scenario>/")
+    parser.add_argument("--size", type=int, default=1000, help="requests per pool")
+    parser.add_argument("--seed", default="1")
+    parser.add_argument("scenarios", nargs="+", help="scenario names, or groups: nearby region photos clusters search")
+    arguments = parser.parse_args()
+
+    connection = http.client.HTTPConnection("127.0.0.1", arguments.port, timeout=10)
+    ids, word_lists = read_catalog(arguments.data)
+    city = five_borough_box(connection)
+
+    def rng_for(name):
+        return random.Random("%s-%s" % (arguments.seed, name))
+
+    available = scenarios(rng_for, arguments.size, city, ids, word_lists)
+    wanted = []
+    for requested in arguments.scenarios:
+        matching = [name for name in available if name == requested or name.split("-")[0] == requested]
+        if not matching:
+            sys.exit("bench-catalog-pools: unknown scenario %r (known: %s)" % (requested, " ".join(available)))
+        wanted += [name for name in matching if name not in wanted]
+
+    names = random.Random("%s-names" % arguments.seed)
+    for name in wanted:
+        label, draw = available[name]
+        paths = draw()
+        sizes, nginx_paths = [], []
+        os.makedirs("%s/%s" % (arguments.www, name), exist_ok=True)
+        for index, path in enumerate(paths):
+            connection.request("GET", path)
+            response = connection.getresponse()
+            body = response.read()
+            if index == 0 and response.status != 200:
+                print("bench-catalog: skipping %s: %s answers %d" % (name, path, response.status), file=sys.stderr)
+                break
+            file_name = "%s/%016x.json" % (name, names.getrandbits(64))
+            with open("%s/%s" % (arguments.www, file_name), "wb") as output:
+                output.write(body)
+            sizes.append(len(body))
+            nginx_paths.append("/" + file_name)
+        else:
+            with open("%s/%s.server" % (arguments.out, name), "w") as output:
+                output.write("\n".join(paths) + "\n")
+            with open("%s/%s.nginx" % (arguments.out, name), "w") as output:
+                output.write("\n".join(nginx_paths) + "\n")
+            print("%s\t%d\t%s" % (name, statistics.median(sizes), label))
+
+
+if __name__ == "__main__":
+    main()
