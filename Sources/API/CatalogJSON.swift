@@ -1,7 +1,7 @@
 import Catalog
 import HTTPServer
 
-/// The JSON of catalog responses (CONTRACT.md "Catalog"), mostly precomputed at start:
+/// The JSON of catalog responses (the `catalog` operations of openapi.yaml), mostly precomputed at start:
 /// every PhotoSummary and every location's constant members are encoded once, so a
 /// response is assembled by concatenation.
 ///

@@ -1,7 +1,7 @@
 import Catalog
 import HTTPServer
 
-/// The public catalog endpoints of CONTRACT.md: `/nearby`, `/region`, `/photos/{photoID}`
+/// The public catalog endpoints of openapi.yaml: `/nearby`, `/region`, `/photos/{photoID}`
 /// and `/boroughs`. All answer from memory, so they run on the event loop.
 ///
 /// Every 200 carries a strong ETag made of the catalog's data version and the

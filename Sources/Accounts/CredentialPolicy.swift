@@ -1,6 +1,6 @@
 import Foundation
 
-/// The rules for usernames and new passwords (CONTRACT.md "Accounts"; NIST SP
+/// The rules for usernames and new passwords (openapi.yaml's `Username` and `Password` schemas; NIST SP
 /// 800-63B §5.1.1.2: length and a blocklist of common passwords, no composition rules,
 /// never truncated).
 struct CredentialPolicy: Sendable {

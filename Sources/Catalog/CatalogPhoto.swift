@@ -1,4 +1,4 @@
-/// One photo of the catalog, with its fields already cleaned up per CONTRACT.md.
+/// One photo of the catalog, with its fields already cleaned up as openapi.yaml's `Photo` schema describes them.
 public struct CatalogPhoto: Sendable {
     public let photoID: String
     /// The record's `title`, nil when it was `""`; otherwise untrimmed.

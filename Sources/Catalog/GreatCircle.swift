@@ -2,7 +2,7 @@ import Foundation
 
 /// Great-circle distances on a sphere of the Earth's mean radius (IUGG R1).
 public enum GreatCircle {
-    /// Mean Earth radius in metres, as CONTRACT.md specifies.
+    /// Mean Earth radius in metres, as openapi.yaml specifies for every distance.
     public static let earthRadius = 6_371_008.8
 
     /// The haversine distance in metres between two points given in degrees.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A source location turned into what the catalog stores: borough and labels
-/// computed, photo fields cleaned up per CONTRACT.md.
+/// computed, photo fields cleaned up as openapi.yaml describes them.
 struct LocationRecord {
     let latitude: Double
     let longitude: Double

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The assembled application over real sockets: service routes, catalog routes through the
-/// whole stack (ETag, gzip, HEAD, errors), and the cross-cutting rules of CONTRACT.md.
+/// whole stack (ETag, gzip, HEAD, errors), and the cross-cutting rules of openapi.yaml's description.
 @Suite struct ServiceEndpointTests {
     @Test func healthzAnswersOnceTheCatalogIsLoaded() throws {
         let app = try TestApplication()
