@@ -46,11 +46,15 @@ let package = Package(
             ]
         ),
 
+        // Walks: accepting points and choosing photos over the catalog; their rows live
+        // in the accounts database, under the users they belong to.
+        .target(name: "Walks", dependencies: ["Catalog", "Accounts", "SQLite"]),
+
         // The only module that knows both HTTP and the domain.
         .target(
             name: "API",
             dependencies: [
-                "HTTPServer", "Catalog", "Accounts", "CPrefetch",
+                "HTTPServer", "Catalog", "Accounts", "Walks", "CPrefetch",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -76,6 +80,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "API", "HTTPServer", "SQLite", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["API", "TestSupport", "PastNYC"]),
+        .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["API", "Catalog", "TestSupport", "PastNYC"]),
     ]
 )

@@ -3,6 +3,7 @@ import Catalog
 import Foundation
 import HTTPServer
 import Logging
+import Walks
 
 /// The assembled server: catalog loaded (or built), accounts opened, every route
 /// registered on one router, and the HTTP server that serves it.
@@ -28,6 +29,10 @@ public final class Application: Sendable {
         let catalogRoutes = CatalogRoutes(catalog: catalog)
         catalogRoutes.register(in: &router)
         AccountRoutes(accounts: accounts, photos: catalogRoutes.photoSummaries).register(in: &router)
+        WalkRoutes(
+            accounts: accounts, walks: Walks(database: accounts.database, catalog: catalog), catalog: catalog,
+            photos: catalogRoutes.photoSummaries
+        ).register(in: &router)
         server = HTTPServer(configuration: configuration.server, router: router, logger: logger)
     }
 

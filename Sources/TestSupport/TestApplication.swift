@@ -70,4 +70,14 @@ public enum SharedCatalog {
     public static func path() throws -> String {
         try built.get()
     }
+
+    private static let loaded: Result<PhotoCatalog, any Error> = Result {
+        _ = try path()
+        return try CatalogStore.openOrBuild(dataDirectory: directory, sourceDirectory: PackageRoot.path + "/Data")
+    }
+
+    /// The catalog itself, loaded once per process, for oracles in tests.
+    public static func catalog() throws -> PhotoCatalog {
+        try loaded.get()
+    }
 }

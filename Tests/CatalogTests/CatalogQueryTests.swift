@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct CatalogQueryTests {

@@ -1,5 +1,6 @@
 import API
 import Foundation
+import TestSupport
 import Testing
 
 /// Strings in every catalog body go through `JSONWriter`'s escaping (RFC 8259 §7).
