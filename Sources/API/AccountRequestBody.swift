@@ -23,7 +23,7 @@ struct AccountRequestBody {
             throw HTTPError(.badRequest, detail: "the request body is not valid JSON" + (shape.map { "; expected \($0)" } ?? ""))
         }
         guard let object = value as? [String: Any] else {
-            throw HTTPError(.badRequest, detail: "the request body must be a JSON object")
+            throw HTTPError(.badRequest, detail: "the request body must be a JSON object" + (shape.map { " \($0)" } ?? ""))
         }
         self.object = object
     }

@@ -30,7 +30,8 @@ public final class Application: Sendable {
         catalogRoutes.register(in: &router)
         AccountRoutes(accounts: accounts, photos: catalogRoutes.photoSummaries).register(in: &router)
         WalkRoutes(
-            accounts: accounts, walks: Walks(database: accounts.database, catalog: catalog), catalog: catalog,
+            accounts: accounts, walks: Walks(
+                database: accounts.database, catalog: catalog, maximumPoints: configuration.maximumWalkPoints), catalog: catalog,
             photos: catalogRoutes.photoSummaries
         ).register(in: &router)
         server = HTTPServer(configuration: configuration.server, router: router, logger: logger)

@@ -10,7 +10,8 @@ public final class TestApplication {
     public let application: Application
     public let dataDirectory: TemporaryDirectory
 
-    public init(passwordCost: ScryptCost = .test) throws {
+    /// - Parameter maximumWalkPoints: accepted points per walk; lower it to reach the cap quickly.
+    public init(passwordCost: ScryptCost = .test, maximumWalkPoints: Int? = nil) throws {
         dataDirectory = try TemporaryDirectory(prefix: "past-nyc-app")
         // Copying a catalog built once per process keeps each test's start fast; the
         // application still checks its data hashes and would rebuild a stale one.
@@ -24,6 +25,7 @@ public final class TestApplication {
         configuration.sourceDirectory = PackageRoot.path + "/Data"
         configuration.openAPIPath = PackageRoot.path + "/openapi.yaml"
         configuration.passwordCost = passwordCost
+        if let maximumWalkPoints { configuration.maximumWalkPoints = maximumWalkPoints }
         var logger = Logger(label: "test-application")
         logger.logLevel = .critical
         application = try Application(configuration: configuration, logger: logger)

@@ -61,7 +61,8 @@ import TestSupport
                     #expect(entry["locationID"] as? String == expected.locationID, "point \(index)")
                     #expect(abs((entry["distanceMeters"] as? Double ?? -1) - expected.distance) <= 0.0051)
                     let pointJSON = try #require(entry["point"] as? [String: Any])
-                    #expect(pointJSON["latitude"] as? Double == point.0 && pointJSON["longitude"] as? Double == point.1)
+                    #expect(abs((pointJSON["latitude"] as? Double ?? 0) - point.0) < 1e-9)
+                    #expect(abs((pointJSON["longitude"] as? Double ?? 0) - point.1) < 1e-9)
                     taken.insert(expected.photoID)
                     entries.append(expected.photoID)
                 } else {
