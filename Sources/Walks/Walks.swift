@@ -204,7 +204,7 @@ public final class Walks: Sendable {
     private static func choose(
         near point: WalkPoint, for walk: Int64, with chooser: WalkPhotoChooser, in connection: Connection
     ) throws -> (photoID: String, distanceMeters: Double)? {
-        let lookup = try connection.prepare(
+        let lookup = try connection.cachedStatement(
             """
             SELECT 1 FROM walk_entries WHERE walk = ?1 AND photo_id = ?2
             UNION ALL SELECT 1 FROM walk_removed_photos WHERE walk = ?1 AND photo_id = ?2
@@ -219,6 +219,7 @@ public final class Walks: Sendable {
                 return true
             }
         }
+        lookup.reset()
         if let failure { throw failure }
         return choice.map { ($0.photoID, $0.distanceMeters) }
     }
