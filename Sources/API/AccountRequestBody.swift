@@ -1,9 +1,9 @@
 import Foundation
 import HTTPServer
 
-/// The JSON object body of an account request, with typed access to its fields.
+/// The JSON object body of an account or walk request, with typed access to its fields.
 /// Every failure is an `HTTPError` naming what is wrong: 415 for another media
-/// type, 400 for malformed JSON and for a missing or mistyped field.
+/// type, 400 for malformed JSON, a missing or mistyped field and an unknown one.
 struct AccountRequestBody {
     private let object: [String: Any]
 
