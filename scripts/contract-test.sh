@@ -21,6 +21,10 @@
 # user's password, which schemathesis never sends (it is not in the document's
 # examples), so they answer 403 (or 400) and never delete or change user A.
 # Their success paths are covered by the integration tests, not here.
+# The other writes of run 1 cannot lock user A out either: PATCH /users/me
+# changes only the display name and home, and DELETE /users/me/data (the reset)
+# and DELETE /recents erase favorites and recents but keep the account and
+# every token.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

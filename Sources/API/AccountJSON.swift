@@ -1,9 +1,9 @@
 import Accounts
 import Foundation
 
-/// The JSON shapes of accounts (CONTRACT.md "Accounts"). Times are RFC 3339 in UTC.
+/// The JSON shapes of accounts (openapi.yaml `User`, `AuthResponse`). Times are RFC 3339 in UTC.
 enum AccountJSON {
-    /// `{"username", "createdAt", "favoriteCount"}`
+    /// `{"username", "createdAt", "favoriteCount", "displayName", "home"}`
     static func user(_ user: User) -> [UInt8] {
         var writer = JSONWriter()
         write(user, to: &writer)
@@ -32,6 +32,16 @@ enum AccountJSON {
         writer.field("username", user.username)
         writer.field("createdAt", timestamp(user.createdAt))
         writer.field("favoriteCount", user.favoriteCount)
+        writer.field("displayName", user.displayName)
+        writer.key("home")
+        if let home = user.home {
+            writer.beginObject()
+            writer.field("latitude", home.latitude)
+            writer.field("longitude", home.longitude)
+            writer.endObject()
+        } else {
+            writer.null()
+        }
         writer.endObject()
     }
 }

@@ -10,12 +10,7 @@ struct AccountRequestBody {
     /// - Parameter shape: what the body should look like, added to the detail of a body
     ///   that is not JSON, so that answer names the fields too.
     init(_ request: HTTPRequest, shape: String? = nil) throws {
-        let mediaType = request.headers["Content-Type"].map {
-            $0.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-        }?.trimmingCharacters(in: .whitespaces)
-        guard let mediaType, mediaType.caseInsensitiveEquals("application/json") else {
-            throw HTTPError(.unsupportedMediaType, detail: "the request body must be JSON (Content-Type: application/json)")
-        }
+        try Self.requireMediaType(of: request, oneOf: ["application/json"])
         let value: Any
         do {
             value = try JSONSerialization.jsonObject(with: Data(request.body))
@@ -26,6 +21,20 @@ struct AccountRequestBody {
             throw HTTPError(.badRequest, detail: "the request body must be a JSON object" + (shape.map { " \($0)" } ?? ""))
         }
         self.object = object
+    }
+
+    /// Throws 415 unless the request's `Content-Type` has one of `mediaTypes` (compared
+    /// ignoring case; parameters such as `charset` are allowed, RFC 9110 §8.3.1).
+    /// A request without a `Content-Type` is refused too.
+    static func requireMediaType(of request: HTTPRequest, oneOf mediaTypes: [String]) throws {
+        let mediaType = request.headers["Content-Type"].map {
+            $0.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+        }?.trimmingCharacters(in: .whitespaces)
+        guard let mediaType, mediaTypes.contains(where: mediaType.caseInsensitiveEquals) else {
+            throw HTTPError(
+                .unsupportedMediaType,
+                detail: "the request body must be sent as Content-Type: \(mediaTypes.joined(separator: " or "))")
+        }
     }
 
     /// The string field `name`; 400 naming it when it is missing or not a string.

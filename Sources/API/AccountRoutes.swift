@@ -1,7 +1,9 @@
 import Accounts
 import HTTPServer
 
-/// The account and favorite endpoints (CONTRACT.md "Accounts", "Favorites").
+/// The account, favorite, profile and recently viewed endpoints (openapi.yaml tags
+/// `accounts`, `favorites`, `profile`); the last two live in `AccountRoutes+Profile`
+/// and `AccountRoutes+Recents`.
 ///
 /// Every handler is `.blocking`: they touch SQLite (with an fsync per write) and
 /// scrypt. Protected endpoints authenticate before they look at the body.
@@ -28,6 +30,11 @@ public struct AccountRoutes: Sendable {
         router.add(.get, "/favorites", handler(listFavorites))
         router.add(.put, "/favorites/{photoID}", handler(saveFavorite))
         router.add(.delete, "/favorites/{photoID}", handler(removeFavorite))
+        router.add(.patch, "/users/me", handler(updateProfile))
+        router.add(.delete, "/users/me/data", handler(eraseUserData))
+        router.add(.get, "/recents", handler(listRecents))
+        router.add(.put, "/recents/{photoID}", handler(recordView))
+        router.add(.delete, "/recents", handler(clearRecents))
     }
 
     // MARK: Users
@@ -109,12 +116,12 @@ public struct AccountRoutes: Sendable {
 
     // MARK: Plumbing
 
-    private func authenticate(_ request: HTTPRequest) throws -> AuthenticatedUser {
+    func authenticate(_ request: HTTPRequest) throws -> AuthenticatedUser {
         try accounts.authenticate(request)
     }
 
     /// Runs `body` off the event loop and turns `AccountsError`s into their problems.
-    private func handler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
+    func handler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
         .blocking { request in
             do {
                 return try body(request)

@@ -15,7 +15,7 @@ enum FavoriteJSON {
             writer.endObject()
             return writer.bytes
         }
-        return appending(savedAt: savedAt, to: summary)
+        return JSONWriter.object(summary, appending: "savedAt", savedAt)
     }
 
     /// `{"favorites": [...], "nextCursor": string | null}`
@@ -31,20 +31,5 @@ enum FavoriteJSON {
         writer.field("nextCursor", page.nextCursor)
         writer.endObject()
         return writer.bytes
-    }
-
-    /// Adds `"savedAt"` as the last member of an encoded JSON object.
-    private static func appending(savedAt: String, to object: [UInt8]) -> [UInt8] {
-        var members = object
-        while let last = members.last, last != UInt8(ascii: "}") { members.removeLast() }
-        precondition(members.first == UInt8(ascii: "{") && !members.isEmpty, "a PhotoSummary is a JSON object")
-        members.removeLast()
-        let isEmpty = members.dropFirst().allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.field("savedAt", savedAt)
-        writer.endObject()
-        // `{"savedAt":"…"}` without its opening brace, after a comma unless the object was empty.
-        return members + (isEmpty ? [] : [UInt8(ascii: ",")]) + writer.bytes.dropFirst()
     }
 }

@@ -85,9 +85,7 @@ struct WalkJSON: Sendable {
         tail.field("intersection", location.intersection)
         writeEntryMembers(entry, to: &tail)
         tail.endObject()
-        // The summary's members, then the tail's: `{…summary…` + `,` + `…tail…}`.
-        precondition(summary.last == UInt8(ascii: "}") && summary.count > 2, "a PhotoSummary is a non-empty JSON object")
-        return summary.dropLast() + [UInt8(ascii: ",")] + tail.bytes.dropFirst()
+        return JSONWriter.object(summary, appendingMembersOf: tail.bytes)
     }
 
     private func writeEntryMembers(_ entry: WalkEntry, to writer: inout JSONWriter) {

@@ -1,7 +1,7 @@
 import Foundation
 import SQLite
 
-/// Users, their bearer tokens and their favorites, stored in
+/// Users, their bearer tokens, profiles, favorites and recently viewed photos, stored in
 /// `<dataDirectory>/accounts.sqlite`.
 ///
 /// Every method may block (SQLite, fsync, scrypt): call them off the event loop.
@@ -68,7 +68,8 @@ public final class Accounts: Sendable {
                     "INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?)",
                     [.text(username), .text(key), .text(hash.encoded), .integer(now)])
                 let userID = connection.lastInsertRowID
-                let user = User(username: username, createdAt: Self.date(now), favoriteCount: 0)
+                let user = User(
+                    username: username, createdAt: Self.date(now), favoriteCount: 0, displayName: nil, home: nil)
                 return try Self.issueToken(for: userID, user: user, now: now, in: connection)
             }
         } catch let error as SQLiteError where error.isConstraintViolation {
@@ -154,11 +155,59 @@ public final class Accounts: Sendable {
         }
     }
 
-    /// Deletes the user; their tokens and favorites go with them (ON DELETE CASCADE).
+    /// Deletes the user; their tokens and every table of `UserDataTables` go with them
+    /// (ON DELETE CASCADE).
     public func deleteUser(_ authenticated: AuthenticatedUser, password: String) throws {
         try confirmPassword(password, of: authenticated, field: "password")
         try database.write { connection in
             try connection.execute("DELETE FROM users WHERE id = ?", [.integer(authenticated.userID)])
+        }
+    }
+
+    // MARK: Profile
+
+    /// Applies a merge patch to the profile and returns the user as updated. Every
+    /// field is validated before anything is written, and the write is one
+    /// transaction: a patch is applied whole or not at all.
+    public func updateProfile(_ authenticated: AuthenticatedUser, patch: ProfilePatch) throws -> User {
+        var assignments: [String] = []
+        var values: [SQLiteValue] = []
+        switch patch.displayName {
+        case .unchanged: break
+        case .cleared:
+            assignments.append("display_name = NULL")
+        case .set(let name):
+            assignments.append("display_name = ?")
+            values.append(.text(try ProfilePolicy.normalizedDisplayName(name)))
+        }
+        switch patch.home {
+        case .unchanged: break
+        case .cleared:
+            assignments.append("home_latitude = NULL, home_longitude = NULL")
+        case .set(let home):
+            try ProfilePolicy.validate(home)
+            assignments.append("home_latitude = ?, home_longitude = ?")
+            values += [.real(home.latitude), .real(home.longitude)]
+        }
+        let user = try database.write { connection in
+            if !assignments.isEmpty {
+                try connection.execute(
+                    "UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = ?",
+                    values + [.integer(authenticated.userID)])
+            }
+            return try Self.user(authenticated.userID, in: connection)
+        }
+        guard let user else { throw AccountsError.invalidToken }
+        return user
+    }
+
+    /// "Reset": erases the user's rows of every table in `UserDataTables` (favorites,
+    /// recents, …) in one transaction. The account, its profile and its tokens stay.
+    public func eraseUserData(_ authenticated: AuthenticatedUser) throws {
+        try database.write { connection in
+            for table in UserDataTables.names {
+                try connection.execute("DELETE FROM \(table) WHERE user_id = ?", [.integer(authenticated.userID)])
+            }
         }
     }
 
@@ -222,6 +271,57 @@ public final class Accounts: Sendable {
         return FavoritesPage(favorites: page.map(\.favorite), nextCursor: nextCursor)
     }
 
+    // MARK: Recently viewed
+
+    /// How many recently viewed photos a user keeps; older views are dropped.
+    public static let recentsCapacity = 100
+
+    /// Puts a photo (the caller checks that the catalog has it) at the top of the
+    /// user's recently viewed list: its earlier view, if any, is replaced, and views
+    /// beyond `recentsCapacity` are deleted in the same transaction, so the list
+    /// never holds more. Committed and fsynced before it returns.
+    public func recordView(_ authenticated: AuthenticatedUser, photoID: String) throws -> Recent {
+        let now = currentSecond()
+        let userID = SQLiteValue.integer(authenticated.userID)
+        do {
+            try database.write { connection in
+                try connection.execute("DELETE FROM recents WHERE user_id = ? AND photo_id = ?", [userID, .text(photoID)])
+                try connection.execute(
+                    "INSERT INTO recents (user_id, photo_id, viewed_at) VALUES (?, ?, ?)",
+                    [userID, .text(photoID), .integer(now)])
+                try connection.execute(
+                    """
+                    DELETE FROM recents WHERE user_id = ? AND sequence <= (
+                        SELECT sequence FROM recents WHERE user_id = ? ORDER BY sequence DESC LIMIT 1 OFFSET ?)
+                    """,
+                    [userID, userID, .integer(Int64(Self.recentsCapacity))])
+            }
+        } catch let error as SQLiteError where error.isConstraintViolation {
+            // The user's foreign key: the user was deleted meanwhile.
+            throw AccountsError.invalidToken
+        }
+        return Recent(photoID: photoID, viewedAt: Self.date(now))
+    }
+
+    /// The user's most recently viewed photos, most recent first (the later view
+    /// first when two share a second).
+    public func recents(_ authenticated: AuthenticatedUser, limit: Int) throws -> [Recent] {
+        precondition(limit > 0, "limit must be positive")
+        return try database.read { connection in
+            try connection.query(
+                "SELECT photo_id, viewed_at FROM recents WHERE user_id = ? ORDER BY sequence DESC LIMIT ?",
+                [.integer(authenticated.userID), .integer(Int64(limit))]
+            ) { Recent(photoID: $0.text(0), viewedAt: Self.date($0.int64(1))) }
+        }
+    }
+
+    /// Empties the user's recently viewed list.
+    public func clearRecents(_ authenticated: AuthenticatedUser) throws {
+        try database.write { connection in
+            try connection.execute("DELETE FROM recents WHERE user_id = ?", [.integer(authenticated.userID)])
+        }
+    }
+
     // MARK: Helpers
 
     private func confirmPassword(_ password: String, of authenticated: AuthenticatedUser, field: String) throws {
@@ -262,11 +362,17 @@ public final class Accounts: Sendable {
     private static func user(_ id: Int64, in connection: Connection) throws -> User? {
         try connection.queryFirst(
             """
-            SELECT username, created_at, (SELECT count(*) FROM favorites WHERE user_id = users.id)
+            SELECT username, created_at, (SELECT count(*) FROM favorites WHERE user_id = users.id),
+                display_name, home_latitude, home_longitude
             FROM users WHERE id = ?
             """,
             [.integer(id)]
-        ) { User(username: $0.text(0), createdAt: date($0.int64(1)), favoriteCount: $0.int(2)) }
+        ) { row in
+            User(
+                username: row.text(0), createdAt: date(row.int64(1)), favoriteCount: row.int(2),
+                displayName: row.optionalText(3),
+                home: row.isNull(4) ? nil : HomePlace(latitude: row.double(4), longitude: row.double(5)))
+        }
     }
 
     private static func issueToken(for userID: Int64, user: User, now: Int64, in connection: Connection) throws -> Session {

@@ -6,7 +6,13 @@ import SQLite
 /// Times are Unix seconds. Tokens are stored only as their SHA-256; passwords only as
 /// scrypt hash strings. `favorites.sequence` is AUTOINCREMENT, so it only grows, even
 /// after deletions (https://sqlite.org/autoinc.html): it orders the list and is the
-/// pagination cursor.
+/// pagination cursor. `recents.sequence` likewise orders the recently viewed list:
+/// viewing a photo again deletes its row and inserts a new one, whose sequence is
+/// above every other (two views in the same second keep the order of the PUTs).
+///
+/// Migration 2 (profiles and recents) only adds: `ALTER TABLE … ADD COLUMN` keeps
+/// every existing row (https://sqlite.org/lang_altertable.html), and new columns
+/// are NULL for users registered before it.
 enum AccountsSchema {
     static let migrator = Migrator(migrations: [
         """
@@ -33,6 +39,20 @@ enum AccountsSchema {
             UNIQUE (user_id, photo_id)
         ) STRICT;
         CREATE INDEX favorites_by_user ON favorites(user_id, sequence);
+        """,
+        """
+        ALTER TABLE users ADD COLUMN display_name TEXT;
+        ALTER TABLE users ADD COLUMN home_latitude REAL;
+        ALTER TABLE users ADD COLUMN home_longitude REAL
+            CHECK ((home_latitude IS NULL) = (home_longitude IS NULL));
+        CREATE TABLE recents (
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            photo_id TEXT NOT NULL,
+            viewed_at INTEGER NOT NULL,
+            UNIQUE (user_id, photo_id)
+        ) STRICT;
+        CREATE INDEX recents_by_user ON recents(user_id, sequence);
         """,
         // Walks (the Walks module): a walk, its accepted points (numbered from 1; the
         // last is the one the next point is measured from), its entries (the photo

@@ -6,4 +6,7 @@ public struct User: Sendable, Equatable {
     public let username: String
     public let createdAt: Date
     public let favoriteCount: Int
+    /// Trimmed; nil until the user sets one.
+    public let displayName: String?
+    public let home: HomePlace?
 }

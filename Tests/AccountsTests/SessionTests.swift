@@ -21,6 +21,8 @@ import Testing
         let requests: [(HTTPMethod, String)] = [
             (.get, "/users/me"), (.post, "/users/logout"), (.put, "/users/me/password"), (.delete, "/users/me"),
             (.get, "/favorites"), (.put, "/favorites/p1"), (.delete, "/favorites/p1"),
+            (.patch, "/users/me"), (.delete, "/users/me/data"), (.get, "/recents"), (.put, "/recents/p1"),
+            (.delete, "/recents"),
         ]
         for (method, path) in requests {
             // A malformed body: authentication must be checked first.

@@ -1,4 +1,5 @@
 import API
+import SQLite
 import Dispatch
 import Foundation
 import Synchronization
@@ -255,5 +256,38 @@ import TestSupport
         #expect(try client.send("DELETE", "/walks/short").status == 404)
         let listed = try client.send("GET", "/walks").json["walks"] as? [Any]
         #expect(listed?.isEmpty == true)
+    }
+}
+
+/// The reset (`DELETE /users/me/data`) erases the caller's walks with their points,
+/// entries and removed photos, and nobody else's.
+@Suite struct WalkResetTests {
+    @Test func resetEmptiesTheWalks() throws {
+        let app = try TestApplication()
+        let user = try WalkClient(port: app.port, username: "resetter")
+        let other = try WalkClient(port: app.port, username: "keeper")
+        var walks: [String] = []
+        for client in [user, other] {
+            let walkID = try client.startWalk()
+            walks.append(walkID)
+            let first = try client.post(walkID, WalkRoutesTests.unionSquare.0, WalkRoutesTests.unionSquare.1)
+            let photoID = try #require((first.json["entry"] as? [String: Any])?["photoID"] as? String)
+            #expect(try client.post(walkID, WalkRoutesTests.unionSquare.0 + 0.002, WalkRoutesTests.unionSquare.1).status == 201)
+            #expect(try client.send("DELETE", "/walks/\(walkID)/photos/\(photoID)").status == 204)
+        }
+        #expect(try user.send("DELETE", "/users/me/data").status == 204)
+
+        #expect((try user.send("GET", "/walks").json["walks"] as? [Any])?.isEmpty == true)
+        #expect(try user.send("GET", "/walks/\(walks[0])").status == 404)
+        #expect(try user.post(walks[0], 40.75, -73.98).status == 404)
+        let kept = try other.send("GET", "/walks/\(walks[1])")
+        #expect((kept.json["walk"] as? [String: Any])?["pointCount"] as? Int == 2)
+
+        let database = try Connection(path: app.dataDirectory.file("accounts.sqlite"), mode: .readOnly)
+        let rows = try ["walks", "walk_points", "walk_entries", "walk_removed_photos"].map { table in
+            try database.queryFirst("SELECT count(*) FROM \(table)") { $0.int(0) } ?? -1
+        }
+        #expect(rows == [1, 2, 1, 1], "only the other user's walk, its two points, one entry and one removed photo")
+        #expect(try user.startWalk() != walks[0], "the account still works")
     }
 }

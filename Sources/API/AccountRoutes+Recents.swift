@@ -1,0 +1,40 @@
+import Accounts
+import HTTPServer
+
+/// The recently viewed list: `PUT /recents/{photoID}`, `GET /recents`,
+/// `DELETE /recents` (openapi.yaml tag `profile`).
+extension AccountRoutes {
+    /// `GET /recents` sizes: the list never holds more than `Accounts.recentsCapacity`.
+    static let recentsLimit = 1...Accounts.recentsCapacity
+    static let defaultRecentsLimit = 50
+
+    /// Moves the photo to the top of the list (200 with the recent); 404 for a photo
+    /// the catalog does not have.
+    func recordView(_ request: HTTPRequest) throws -> HTTPResponse {
+        let user = try authenticate(request)
+        let photoID = request.pathParameters["photoID"] ?? ""
+        guard let summary = photos.photoSummaryJSON(photoID: photoID) else {
+            throw HTTPError(.notFound, detail: "no photo has the id \(photoID)")
+        }
+        let recent = try accounts.recordView(user, photoID: photoID)
+        return .json(RecentJSON.recent(recent, summary: summary))
+    }
+
+    /// The most recently viewed first. Photos that have left the catalog since they
+    /// were viewed are skipped, so the whole list is read and `limit` applied after.
+    func listRecents(_ request: HTTPRequest) throws -> HTTPResponse {
+        let user = try authenticate(request)
+        let limit = try CatalogParameters(request, known: ["limit"])
+            .integer("limit", default: Self.defaultRecentsLimit, in: Self.recentsLimit)
+        let recents = try accounts.recents(user, limit: Accounts.recentsCapacity)
+        let shown = recents.lazy.compactMap { recent in
+            self.photos.photoSummaryJSON(photoID: recent.photoID).map { RecentJSON.recent(recent, summary: $0) }
+        }.prefix(limit)
+        return .json(RecentJSON.list(Array(shown)))
+    }
+
+    func clearRecents(_ request: HTTPRequest) throws -> HTTPResponse {
+        try accounts.clearRecents(try authenticate(request))
+        return .empty(.noContent)
+    }
+}

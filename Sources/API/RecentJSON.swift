@@ -1,0 +1,23 @@
+import Accounts
+
+/// The JSON shapes of recently viewed photos: the photo's PhotoSummary plus `viewedAt`.
+enum RecentJSON {
+    /// PhotoSummary + `viewedAt`, from the photo's encoded PhotoSummary.
+    static func recent(_ recent: Recent, summary: [UInt8]) -> [UInt8] {
+        JSONWriter.object(summary, appending: "viewedAt", AccountJSON.timestamp(recent.viewedAt))
+    }
+
+    /// `{"recents": [...]}` of already encoded recents.
+    static func list(_ recents: [[UInt8]]) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 512 * recents.count + 16)
+        writer.beginObject()
+        writer.key("recents")
+        writer.beginArray()
+        for recent in recents {
+            writer.raw(recent)
+        }
+        writer.endArray()
+        writer.endObject()
+        return writer.bytes
+    }
+}

@@ -1,0 +1,11 @@
+/// A change to a user's profile (`PATCH /users/me`), one `PatchedField` per
+/// profile field; `Accounts.updateProfile` validates it whole before writing any of it.
+public struct ProfilePatch: Sendable, Equatable {
+    public var displayName: PatchedField<String>
+    public var home: PatchedField<HomePlace>
+
+    public init(displayName: PatchedField<String> = .unchanged, home: PatchedField<HomePlace> = .unchanged) {
+        self.displayName = displayName
+        self.home = home
+    }
+}
