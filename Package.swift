@@ -45,13 +45,19 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
+
+        // Exploring the catalog: map clusters, full-text search, walking tours.
         .target(name: "Explore", dependencies: ["Catalog", "SQLite"]),
+
+        // Walks: accepting points and choosing photos over the catalog; their rows live
+        // in the accounts database, under the users they belong to.
+        .target(name: "Walks", dependencies: ["Catalog", "Accounts", "SQLite"]),
 
         // The only module that knows both HTTP and the domain.
         .target(
             name: "API",
             dependencies: [
-                "HTTPServer", "Catalog", "Accounts", "Explore", "CPrefetch",
+                "HTTPServer", "Catalog", "Accounts", "Explore", "Walks", "CPrefetch",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -78,6 +84,7 @@ let package = Package(
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "API", "HTTPServer", "SQLite", "TestSupport"]),
         .testTarget(name: "ExploreTests", dependencies: ["Explore", "Catalog", "API", "HTTPServer", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "SQLite", "TestSupport", "PastNYC"]),
+        .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "Catalog", "SQLite", "TestSupport", "PastNYC"]),
     ]
 )

@@ -23,8 +23,8 @@
 # Their success paths are covered by the integration tests, not here.
 # The other writes of run 1 cannot lock user A out either: PATCH /users/me
 # changes only the display name and home, and DELETE /users/me/data (the reset)
-# and DELETE /recents erase favorites and recents but keep the account and
-# every token.
+# and DELETE /recents erase favorites, recents (and walks) but keep the account
+# and every token; the walk operations start, feed and delete only user A's walks.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

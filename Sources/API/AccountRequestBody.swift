@@ -1,22 +1,24 @@
 import Foundation
 import HTTPServer
 
-/// The JSON object body of an account request, with typed access to its fields.
+/// The JSON object body of an account or walk request, with typed access to its fields.
 /// Every failure is an `HTTPError` naming what is wrong: 415 for another media
-/// type, 400 for malformed JSON and for a missing or mistyped field.
+/// type, 400 for malformed JSON, a missing or mistyped field and an unknown one.
 struct AccountRequestBody {
     private let object: [String: Any]
 
-    init(_ request: HTTPRequest) throws {
+    /// - Parameter shape: what the body should look like, added to the detail of a body
+    ///   that is not JSON, so that answer names the fields too.
+    init(_ request: HTTPRequest, shape: String? = nil) throws {
         try Self.requireMediaType(of: request, oneOf: ["application/json"])
         let value: Any
         do {
             value = try JSONSerialization.jsonObject(with: Data(request.body))
         } catch {
-            throw HTTPError(.badRequest, detail: "the request body is not valid JSON")
+            throw HTTPError(.badRequest, detail: "the request body is not valid JSON" + (shape.map { "; expected \($0)" } ?? ""))
         }
         guard let object = value as? [String: Any] else {
-            throw HTTPError(.badRequest, detail: "the request body must be a JSON object")
+            throw HTTPError(.badRequest, detail: "the request body must be a JSON object" + (shape.map { " \($0)" } ?? ""))
         }
         self.object = object
     }
@@ -44,5 +46,31 @@ struct AccountRequestBody {
             throw HTTPError(.badRequest, detail: "\(name) must be a string")
         }
         return string
+    }
+
+    /// A finite JSON number field within `range`; 400 naming it when it is missing, not a
+    /// number (`true` and `"40.7"` are not) or out of range.
+    func number(_ name: String, in range: ClosedRange<Double>) throws -> Double {
+        guard let value = object[name] else {
+            throw HTTPError(.badRequest, detail: "\(name) is required")
+        }
+        // JSON booleans arrive as NSNumbers too; only their type code ("c") tells them apart.
+        guard let number = value as? NSNumber, !(value is String), number.objCType.pointee != CChar(UInt8(ascii: "c")),
+            number.doubleValue.isFinite
+        else {
+            throw HTTPError(.badRequest, detail: "\(name) must be a number")
+        }
+        guard range.contains(number.doubleValue) else {
+            throw HTTPError(.badRequest, detail: "\(name) must be between \(range.lowerBound) and \(range.upperBound)")
+        }
+        return number.doubleValue
+    }
+
+    /// 400 naming a field the endpoint does not know (the first in code-point order, so the
+    /// answer does not depend on the order of the body).
+    func rejectUnknownFields(known: Set<String>) throws {
+        if let unknown = object.keys.filter({ !known.contains($0) }).min(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            throw HTTPError(.badRequest, detail: "unknown field \(unknown)")
+        }
     }
 }

@@ -4,6 +4,7 @@ import Explore
 import Foundation
 import HTTPServer
 import Logging
+import Walks
 
 /// The assembled server: catalog loaded (or built), accounts opened, every route
 /// registered on one router, and the HTTP server that serves it.
@@ -35,6 +36,11 @@ public final class Application: Sendable {
         ClusterRoutes(catalog: catalog).register(in: &router)
         AccountRoutes(accounts: accounts, photos: catalogRoutes.photoSummaries).register(in: &router)
         TourRoutes(catalog: catalog, json: catalogRoutes.json, accounts: accounts).register(in: &router)
+        WalkRoutes(
+            accounts: accounts, walks: Walks(
+                database: accounts.database, catalog: catalog, maximumPoints: configuration.maximumWalkPoints), catalog: catalog,
+            photos: catalogRoutes.photoSummaries
+        ).register(in: &router)
         server = HTTPServer(configuration: configuration.server, router: router, logger: logger)
     }
 

@@ -1,5 +1,6 @@
 import Accounts
 import HTTPServer
+import Walks
 
 /// Everything the application needs to start, with the defaults `past-nyc serve` uses.
 public struct ApplicationConfiguration: Sendable {
@@ -12,6 +13,8 @@ public struct ApplicationConfiguration: Sendable {
     public var openAPIPath = "openapi.yaml"
     /// The scrypt cost of new password hashes; tests lower it.
     public var passwordCost = ScryptCost.owasp
+    /// Accepted points per walk (`WalkRules.maximumPoints`); tests lower it to reach the cap quickly.
+    public var maximumWalkPoints = WalkRules.maximumPoints
 
     public init() {
         // Up to 2 password hashes run and 4 more wait, each holding a worker thread;

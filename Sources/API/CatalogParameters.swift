@@ -26,6 +26,11 @@ struct CatalogParameters {
         values.first { $0.name == name }?.value
     }
 
+    /// The parameter's text as given (an opaque value such as a cursor); nil when absent.
+    func string(_ name: String) -> String? {
+        value(name)
+    }
+
     /// A required decimal number within `range`.
     func number(_ name: String, in range: ClosedRange<Double>) throws -> Double {
         guard let value = try optionalNumber(name) else { throw Self.invalid(name, "is required") }

@@ -12,7 +12,9 @@ public final class Accounts: Sendable {
     public static let tokenLifetime: TimeInterval = 30 * 24 * 60 * 60
 
     public let hasher: PasswordHasher
-    private let database: AccountsDatabase
+    /// The database of users and of what hangs off them (favorites here; walks in
+    /// their own module), for the modules that keep rows in it.
+    public let database: AccountsDatabase
     private let policy: CredentialPolicy
     private let throttle: LoginThrottle
     private let clock: @Sendable () -> Date
@@ -254,7 +256,7 @@ public final class Accounts: Sendable {
     /// - Throws: `invalidCursor` for a cursor this server did not issue.
     public func favorites(_ authenticated: AuthenticatedUser, limit: Int, cursor: String?) throws -> FavoritesPage {
         precondition(limit > 0, "limit must be positive")
-        let before = try cursor.map(FavoriteCursor.decode) ?? Int64.max
+        let before = try cursor.map(SequenceCursor.favorites.decode) ?? Int64.max
         let rows = try database.read { connection in
             try connection.query(
                 """
@@ -265,7 +267,7 @@ public final class Accounts: Sendable {
             ) { (sequence: $0.int64(0), favorite: Favorite(photoID: $0.text(1), savedAt: Self.date($0.int64(2)))) }
         }
         let page = rows.prefix(limit)
-        let nextCursor = rows.count > limit ? page.last.map { FavoriteCursor.encode(sequence: $0.sequence) } : nil
+        let nextCursor = rows.count > limit ? page.last.map { SequenceCursor.favorites.encode(sequence: $0.sequence) } : nil
         return FavoritesPage(favorites: page.map(\.favorite), nextCursor: nextCursor)
     }
 

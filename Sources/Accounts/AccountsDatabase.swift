@@ -9,13 +9,18 @@ import Synchronization
 /// (`LockedConnection`), so only the thread holding that lock touches it. Writes are serialized on the writer
 /// (SQLite allows one writer at a time anyway); a read takes the first free reader,
 /// or waits for one when all are busy.
-final class AccountsDatabase: Sendable {
+///
+/// Public so that the modules whose data hangs off a user (walks) keep their rows in
+/// this file, under the users' foreign keys, committed with the same durability.
+public final class AccountsDatabase: Sendable {
     static let fileName = "accounts.sqlite"
     static let busyTimeoutMilliseconds: Int32 = 5_000
 
     private let writer: LockedConnection
     private let readers: [LockedConnection]
     private let nextReader = Atomic<Int>(0)
+    /// Grouped writes waiting for the writer; whoever holds it next commits them all.
+    private let pendingGroup = Mutex<[any GroupedWriteJob]>([])
 
     init(path: String, readerCount: Int = 4) throws {
         let writerConnection = try Connection(path: path)
@@ -40,15 +45,57 @@ final class AccountsDatabase: Sendable {
     }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction on the writer.
-    func write<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
+    public func write<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
         try writer.withLock { connection in
             try connection.transaction(.immediate) { try body(connection) }
         }
     }
 
+    /// Runs `body` in a transaction that may be shared with other callers' grouped
+    /// writes, so that one commit (one fsync, the cost that bounds durable writes per
+    /// second) covers them all: group commit. Each body runs alone inside its own
+    /// savepoint, so one that throws is rolled back by itself and the others commit.
+    /// Returns, like `write`, only once the commit holding `body`'s changes is durable.
+    ///
+    /// How the group forms: a caller queues its body, then waits for the writer. The
+    /// holder of the writer takes every queued body and commits them together; a
+    /// caller whose body was committed while it waited just returns the result.
+    public func groupWrite<Result: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Result) throws -> Result {
+        let job = GroupedWrite(body)
+        pendingGroup.withLock { $0.append(job) }
+        try writer.withLock { connection in
+            guard !job.isFinished else { return }
+            let group = pendingGroup.withLock { pending in
+                defer { pending.removeAll(keepingCapacity: true) }
+                return pending
+            }
+            Self.commit(group, on: connection)
+        }
+        return try job.result()
+    }
+
+    /// Runs every job of `group` in its savepoint inside one transaction and commits it;
+    /// then, and only then, hands each job its outcome (a failed commit fails them all).
+    private static func commit(_ group: [any GroupedWriteJob], on connection: Connection) {
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+            for job in group {
+                try connection.execute("SAVEPOINT grouped_write")
+                let succeeded = job.run(on: connection)
+                if !succeeded { try connection.execute("ROLLBACK TO grouped_write") }
+                try connection.execute("RELEASE grouped_write")
+            }
+            try connection.execute("COMMIT")
+            for job in group { job.finish(failure: nil) }
+        } catch {
+            try? connection.execute("ROLLBACK")  // The commit's error is what the callers get; a failed rollback leaves nothing committed.
+            for job in group { job.finish(failure: error) }
+        }
+    }
+
     /// Runs `body` on a reader connection (one consistent snapshot per statement;
     /// wrap several statements in a transaction when they must agree).
-    func read<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
+    public func read<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
         for reader in readers {
             if let result = try reader.withLockIfAvailable({ connection in try body(connection) }) {
                 return result

@@ -54,5 +54,45 @@ enum AccountsSchema {
         ) STRICT;
         CREATE INDEX recents_by_user ON recents(user_id, sequence);
         """,
+        // Walks (the Walks module): a walk, its accepted points (numbered from 1; the
+        // last is the one the next point is measured from), its entries (the photo
+        // stream, ordered by their AUTOINCREMENT sequence) and the photos removed from
+        // it (never chosen again). `walk_id` is the public ID: 16 random bytes.
+        """
+        CREATE TABLE walks (
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+            walk_id BLOB NOT NULL UNIQUE,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            started_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            point_count INTEGER NOT NULL DEFAULT 0,
+            distance_meters REAL NOT NULL DEFAULT 0,
+            photo_count INTEGER NOT NULL DEFAULT 0
+        ) STRICT;
+        CREATE INDEX walks_by_user ON walks(user_id, sequence);
+        CREATE TABLE walk_points (
+            walk INTEGER NOT NULL REFERENCES walks(sequence) ON DELETE CASCADE,
+            number INTEGER NOT NULL,
+            latitude REAL NOT NULL,
+            longitude REAL NOT NULL,
+            added_at INTEGER NOT NULL,
+            PRIMARY KEY (walk, number)
+        ) STRICT, WITHOUT ROWID;
+        CREATE TABLE walk_entries (
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+            walk INTEGER NOT NULL REFERENCES walks(sequence) ON DELETE CASCADE,
+            photo_id TEXT NOT NULL,
+            point_number INTEGER NOT NULL,
+            distance_meters REAL NOT NULL,
+            added_at INTEGER NOT NULL,
+            UNIQUE (walk, photo_id)
+        ) STRICT;
+        CREATE INDEX walk_entries_by_walk ON walk_entries(walk, sequence);
+        CREATE TABLE walk_removed_photos (
+            walk INTEGER NOT NULL REFERENCES walks(sequence) ON DELETE CASCADE,
+            photo_id TEXT NOT NULL,
+            PRIMARY KEY (walk, photo_id)
+        ) STRICT, WITHOUT ROWID;
+        """,
     ])
 }

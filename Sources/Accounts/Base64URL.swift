@@ -1,15 +1,15 @@
 import Foundation
 
 /// The URL- and filename-safe base64 alphabet without padding (RFC 4648 §5).
-enum Base64URL {
-    static func encode(_ bytes: [UInt8]) -> String {
+public enum Base64URL {
+    public static func encode(_ bytes: [UInt8]) -> String {
         var text = Data(bytes).base64EncodedString()
         while text.hasSuffix("=") { text.removeLast() }
         return String(text.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
     }
 
     /// The bytes of `text`, or nil unless it is canonical unpadded base64url.
-    static func decode(_ text: String) -> [UInt8]? {
+    public static func decode(_ text: String) -> [UInt8]? {
         guard text.utf8.allSatisfy(isAlphabet), text.utf8.count % 4 != 1 else { return nil }
         let standard = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
         let padded = standard + String(repeating: "=", count: (4 - text.utf8.count % 4) % 4)

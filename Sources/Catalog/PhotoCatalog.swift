@@ -105,6 +105,16 @@ public final class PhotoCatalog: Sendable {
         }
     }
 
+    /// The nearest location within `radius` metres of a point (inclusive) that `accepts`
+    /// keeps, ties by `locationID`; nil when there is none. A radius query over the
+    /// spatial index: `accepts` is asked only about locations near enough to compete,
+    /// so a caller can skip locations it has used up without scanning the catalog.
+    public func nearestLocation(
+        latitude: Double, longitude: Double, within radius: Double, where accepts: (Int) -> Bool
+    ) -> (location: Int, distance: Double)? {
+        index.nearest(latitude: latitude, longitude: longitude, limit: 1, maxDistance: radius, accepts: accepts).first
+    }
+
     /// The locations inside the box with at least one photo matching the filter,
     /// by matching photo count descending, then `locationID`.
     public func region(_ query: RegionQuery) -> RegionResult {

@@ -12,6 +12,11 @@ public final class Connection {
 
     let handle: OpaquePointer
     public let path: String
+    /// Statements of `execute(_:_:)`, `query` and `queryFirst` by SQL text, prepared once
+    /// and reused: preparing costs more than running most of the short statements here
+    /// (https://sqlite.org/c3ref/prepare.html). Each is reset after use, so none keeps a
+    /// read transaction open.
+    private var statements: [String: Statement] = [:]
 
     public init(path: String, mode: Mode = .readWriteCreate) throws {
         var handle: OpaquePointer?
@@ -32,6 +37,7 @@ public final class Connection {
     }
 
     deinit {
+        statements.removeAll()  // Finalized first, so the close is immediate.
         sqlite3_close_v2(handle)
     }
 
@@ -48,16 +54,19 @@ public final class Connection {
 
     /// Runs one statement with bound parameters and discards any rows.
     public func execute(_ sql: String, _ values: [SQLiteValue]) throws {
-        let statement = try prepare(sql)
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
         try statement.bind(values)
         while try statement.step() {}
     }
 
-    /// Runs a query and maps each row.
+    /// Runs a query and maps each row. `row` must not run the same SQL on this connection
+    /// (the statement is reused).
     public func query<Row>(
         _ sql: String, _ values: [SQLiteValue] = [], row: (Statement) throws -> Row
     ) throws -> [Row] {
-        let statement = try prepare(sql)
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
         try statement.bind(values)
         var rows: [Row] = []
         while try statement.step() {
@@ -70,13 +79,23 @@ public final class Connection {
     public func queryFirst<Row>(
         _ sql: String, _ values: [SQLiteValue] = [], row: (Statement) throws -> Row
     ) throws -> Row? {
-        let statement = try prepare(sql)
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
         try statement.bind(values)
         return try statement.step() ? row(statement) : nil
     }
 
     public func prepare(_ sql: String) throws -> Statement {
         try Statement(connection: self, sql: sql)
+    }
+
+    /// The statement of `sql`, prepared on first use and kept for the connection's life.
+    /// The caller resets it when done (`bind` also does), and must not use it twice at once.
+    public func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = statements[sql] { return statement }
+        let statement = try prepare(sql)
+        statements[sql] = statement
+        return statement
     }
 
     /// How a write transaction takes its lock (https://sqlite.org/lang_transaction.html).

@@ -11,7 +11,8 @@ public final class TestApplication: Sendable {
     public let application: Application
     public let dataDirectory: TemporaryDirectory
 
-    public init(passwordCost: ScryptCost = .test) throws {
+    /// - Parameter maximumWalkPoints: accepted points per walk; lower it to reach the cap quickly.
+    public init(passwordCost: ScryptCost = .test, maximumWalkPoints: Int? = nil) throws {
         dataDirectory = try TemporaryDirectory(prefix: "past-nyc-app")
         // Copying a catalog built once per process keeps each test's start fast; the
         // application still checks its data hashes and would rebuild a stale one.
@@ -25,6 +26,7 @@ public final class TestApplication: Sendable {
         configuration.sourceDirectory = PackageRoot.path + "/Data"
         configuration.openAPIPath = PackageRoot.path + "/openapi.yaml"
         configuration.passwordCost = passwordCost
+        if let maximumWalkPoints { configuration.maximumWalkPoints = maximumWalkPoints }
         var logger = Logger(label: "test-application")
         logger.logLevel = .critical
         application = try Application(configuration: configuration, logger: logger)
@@ -70,5 +72,15 @@ public enum SharedCatalog {
     /// The path of the built catalog database.
     public static func path() throws -> String {
         try built.get()
+    }
+
+    private static let loaded: Result<PhotoCatalog, any Error> = Result {
+        _ = try path()
+        return try CatalogStore.openOrBuild(dataDirectory: directory, sourceDirectory: PackageRoot.path + "/Data")
+    }
+
+    /// The catalog itself, loaded once per process, for oracles in tests.
+    public static func catalog() throws -> PhotoCatalog {
+        try loaded.get()
     }
 }

@@ -5,9 +5,14 @@ import Testing
 @Suite struct EncodingTests {
     @Test(arguments: [Int64(1), 9, 10, 255, 1_000_000, Int64.max])
     func cursorsRoundTrip(sequence: Int64) throws {
-        let cursor = FavoriteCursor.encode(sequence: sequence)
-        #expect(try FavoriteCursor.decode(cursor) == sequence)
+        let cursor = SequenceCursor.favorites.encode(sequence: sequence)
+        #expect(try SequenceCursor.favorites.decode(cursor) == sequence)
         #expect(cursor.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+    }
+
+    @Test func aCursorOfOneListIsRefusedByAnother() throws {
+        let cursor = SequenceCursor.favorites.encode(sequence: 42)
+        #expect(throws: AccountsError.invalidCursor) { try SequenceCursor(prefix: "e1:").decode(cursor) }
     }
 
     @Test func passwordHashStringsRoundTrip() throws {

@@ -1,0 +1,17 @@
+import HTTPServer
+import Walks
+
+extension WalkError {
+    /// The problem the client sees. Another user's walk is a 404 like a walk that never
+    /// existed: the answer tells nothing of other users' walks.
+    var httpError: HTTPError {
+        switch self {
+        case .walkNotFound:
+            HTTPError(.notFound, detail: "walkID names no walk of yours")
+        case .photoNotInWalk:
+            HTTPError(.notFound, detail: "photoID is not in this walk's stream")
+        case .walkFull(let maximumPoints):
+            HTTPError(.conflict, detail: "the walk already holds \(maximumPoints) accepted points; start a new walk")
+        }
+    }
+}

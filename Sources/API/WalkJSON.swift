@@ -1,0 +1,120 @@
+import Catalog
+import Walks
+
+/// The JSON shapes of walks: Walk, Entry (PhotoSummary + its location's members +
+/// `addedAt`, `point`, `distanceMeters`) and the bodies built of them. An entry whose
+/// photo has left the catalog is `{"photoID", "missing": true, "addedAt", "point",
+/// "distanceMeters"}`, as favorites do.
+struct WalkJSON: Sendable {
+    let catalog: PhotoCatalog
+    let photos: any PhotoSummaryProvider
+
+    /// `{"walkID", "startedAt", "updatedAt", "pointCount", "distanceMeters", "photoCount"}`
+    func walk(_ walk: Walk) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 200)
+        write(walk, to: &writer)
+        return writer.bytes
+    }
+
+    /// `{"accepted", "entry": Entry | null, "walk": Walk}`
+    func pointOutcome(_ outcome: WalkPointOutcome) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 1024)
+        writer.beginObject()
+        switch outcome {
+        case .accepted(let walk, let entry):
+            writer.field("accepted", true)
+            writer.key("entry")
+            if let entry { writer.raw(self.entry(entry)) } else { writer.null() }
+            writer.key("walk")
+            write(walk, to: &writer)
+        case .rejected(let walk):
+            writer.field("accepted", false)
+            writer.key("entry")
+            writer.null()
+            writer.key("walk")
+            write(walk, to: &writer)
+        }
+        writer.endObject()
+        return writer.bytes
+    }
+
+    /// `{"walk": Walk, "entries": [Entry], "nextCursor": string | null}`
+    func page(_ page: WalkPage) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 256 + 700 * page.entries.count)
+        writer.beginObject()
+        writer.key("walk")
+        write(page.walk, to: &writer)
+        writer.key("entries")
+        writer.beginArray()
+        for entry in page.entries { writer.raw(self.entry(entry)) }
+        writer.endArray()
+        writer.field("nextCursor", page.nextCursor)
+        writer.endObject()
+        return writer.bytes
+    }
+
+    /// `{"walks": [Walk], "nextCursor": string | null}`
+    func page(_ page: WalksPage) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 64 + 200 * page.walks.count)
+        writer.beginObject()
+        writer.key("walks")
+        writer.beginArray()
+        for walk in page.walks { write(walk, to: &writer) }
+        writer.endArray()
+        writer.field("nextCursor", page.nextCursor)
+        writer.endObject()
+        return writer.bytes
+    }
+
+    func entry(_ entry: WalkEntry) -> [UInt8] {
+        var tail = JSONWriter(reservingCapacity: 320)
+        tail.beginObject()
+        guard let photo = catalog.photoIndex(photoID: entry.photoID), let summary = photos.photoSummaryJSON(photoID: entry.photoID)
+        else {
+            tail.field("photoID", entry.photoID)
+            tail.field("missing", true)
+            writeEntryMembers(entry, to: &tail)
+            tail.endObject()
+            return tail.bytes
+        }
+        let location = catalog.locations[catalog.photos[photo].locationIndex]
+        tail.field("locationID", location.locationID)
+        tail.field("latitude", location.latitude)
+        tail.field("longitude", location.longitude)
+        tail.field("borough", location.borough?.rawValue)
+        tail.field("intersection", location.intersection)
+        writeEntryMembers(entry, to: &tail)
+        tail.endObject()
+        return JSONWriter.object(summary, appendingMembersOf: tail.bytes)
+    }
+
+    private func writeEntryMembers(_ entry: WalkEntry, to writer: inout JSONWriter) {
+        writer.field("addedAt", AccountJSON.timestamp(entry.addedAt))
+        writer.key("point")
+        writer.beginObject()
+        writer.field("latitude", entry.point.latitude)
+        writer.field("longitude", entry.point.longitude)
+        writer.endObject()
+        writer.key("distanceMeters")
+        writer.raw(Self.centimetres(entry.distanceMeters))
+    }
+
+    private func write(_ walk: Walk, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("walkID", walk.walkID)
+        writer.field("startedAt", AccountJSON.timestamp(walk.startedAt))
+        writer.field("updatedAt", AccountJSON.timestamp(walk.updatedAt))
+        writer.field("pointCount", walk.pointCount)
+        writer.key("distanceMeters")
+        writer.raw(Self.centimetres(walk.distanceMeters))
+        writer.field("photoCount", walk.photoCount)
+        writer.endObject()
+    }
+
+    /// A distance rounded to the centimetre, as the catalog writes distances.
+    private static func centimetres(_ meters: Double) -> [UInt8] {
+        var bytes: [UInt8] = []
+        CatalogJSONNumber.appendCentimetres(meters, to: &bytes)
+        return bytes
+    }
+}

@@ -1,0 +1,116 @@
+import Accounts
+import Catalog
+import Foundation
+import HTTPServer
+import Walks
+
+/// The walk endpoints (a user's photo walks; see `openapi.yaml`, tag `walks`).
+///
+/// Every handler is `.blocking`: they touch SQLite (an fsync per accepted point,
+/// shared by group commit). Each authenticates before it looks at the body; another
+/// user's walk answers 404 like one that does not exist.
+public struct WalkRoutes: Sendable {
+    let accounts: Accounts
+    let walks: Walks
+    let json: WalkJSON
+
+    /// `GET /walks/{walkID}` entries per page.
+    static let entriesLimit = 1...200
+    static let defaultEntriesLimit = 50
+    /// `GET /walks` walks per page.
+    static let walksLimit = 1...100
+    static let defaultWalksLimit = 20
+    static let pageParameters = ["limit", "cursor"]
+    static let pointShape = #"{"latitude": number, "longitude": number}"#
+
+    public init(accounts: Accounts, walks: Walks, catalog: PhotoCatalog, photos: any PhotoSummaryProvider) {
+        self.accounts = accounts
+        self.walks = walks
+        json = WalkJSON(catalog: catalog, photos: photos)
+    }
+
+    public func register(in router: inout Router) {
+        router.add(.post, "/walks", handler(startWalk))
+        router.add(.get, "/walks", handler(listWalks))
+        router.add(.get, "/walks/{walkID}", handler(showWalk))
+        router.add(.delete, "/walks/{walkID}", handler(deleteWalk))
+        router.add(.post, "/walks/{walkID}/points", handler(addPoint))
+        router.add(.delete, "/walks/{walkID}/photos/{photoID}", handler(removePhoto))
+    }
+
+    private func startWalk(_ request: HTTPRequest) throws -> HTTPResponse {
+        let user = try accounts.authenticate(request)
+        try Self.requireEmptyBody(request)
+        let walk = try walks.start(user)
+        var response = HTTPResponse.json(json.walk(walk), status: .created)
+        response.headers.add("Location", "/walks/" + walk.walkID)
+        return response
+    }
+
+    private func listWalks(_ request: HTTPRequest) throws -> HTTPResponse {
+        let user = try accounts.authenticate(request)
+        let parameters = try CatalogParameters(request, known: Self.pageParameters)
+        let limit = try parameters.integer("limit", default: Self.defaultWalksLimit, in: Self.walksLimit)
+        let page = try walks.walks(user, limit: limit, cursor: parameters.string("cursor"))
+        return .json(json.page(page))
+    }
+
+    private func showWalk(_ request: HTTPRequest) throws -> HTTPResponse {
+        let user = try accounts.authenticate(request)
+        let parameters = try CatalogParameters(request, known: Self.pageParameters)
+        let limit = try parameters.integer("limit", default: Self.defaultEntriesLimit, in: Self.entriesLimit)
+        let page = try walks.walk(
+            user, walkID: request.pathParameters["walkID"] ?? "", limit: limit, cursor: parameters.string("cursor"))
+        return .json(json.page(page))
+    }
+
+    private func deleteWalk(_ request: HTTPRequest) throws -> HTTPResponse {
+        let user = try accounts.authenticate(request)
+        try walks.delete(user, walkID: request.pathParameters["walkID"] ?? "")
+        return .empty(.noContent)
+    }
+
+    private func addPoint(_ request: HTTPRequest) throws -> HTTPResponse {
+        let user = try accounts.authenticate(request)
+        let body = try AccountRequestBody(request, shape: Self.pointShape)
+        try body.rejectUnknownFields(known: ["latitude", "longitude"])
+        let point = WalkPoint(
+            latitude: try body.number("latitude", in: -90...90), longitude: try body.number("longitude", in: -180...180))
+        let outcome = try walks.addPoint(user, walkID: request.pathParameters["walkID"] ?? "", point: point)
+        let status: HTTPStatus = if case .accepted = outcome { .created } else { .ok }
+        return .json(json.pointOutcome(outcome), status: status)
+    }
+
+    private func removePhoto(_ request: HTTPRequest) throws -> HTTPResponse {
+        let user = try accounts.authenticate(request)
+        try walks.removePhoto(
+            user, walkID: request.pathParameters["walkID"] ?? "", photoID: request.pathParameters["photoID"] ?? "")
+        return .empty(.noContent)
+    }
+
+    /// `POST /walks` takes no body or `{}`; anything else is a 400 (naming the field
+    /// when it is an object with one).
+    private static func requireEmptyBody(_ request: HTTPRequest) throws {
+        guard !request.body.isEmpty else { return }
+        let value = try? JSONSerialization.jsonObject(with: Data(request.body))
+        guard let object = value as? [String: Any] else {
+            throw HTTPError(.badRequest, detail: "the request body must be empty or {}")
+        }
+        if let unknown = object.keys.min(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            throw HTTPError(.badRequest, detail: "unknown field \(unknown); the request body must be empty or {}")
+        }
+    }
+
+    /// Runs `body` off the event loop and turns walk and account errors into their problems.
+    private func handler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
+        .blocking { request in
+            do {
+                return try body(request)
+            } catch let error as WalkError {
+                throw error.httpError
+            } catch let error as AccountsError {
+                throw error.httpError ?? error
+            }
+        }
+    }
+}

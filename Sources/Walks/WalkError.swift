@@ -1,0 +1,10 @@
+/// What can go wrong with a walk request that the client caused.
+public enum WalkError: Error, Sendable, Equatable {
+    /// No walk of this user has this ID (another user's, deleted, never issued, or
+    /// not shaped like a walk ID at all).
+    case walkNotFound
+    /// The photo is not in the walk's stream (never was, or was removed).
+    case photoNotInWalk
+    /// The walk already holds its maximum of accepted points (`WalkRules.maximumPoints`).
+    case walkFull(maximumPoints: Int)
+}

@@ -1,0 +1,11 @@
+/// The numbers that shape a walk: how far apart accepted points are, how far a
+/// photo may lie from the walker, and how long a walk may grow.
+public enum WalkRules {
+    /// A point nearer than this to the last accepted point is not accepted (metres).
+    public static let minimumStep = 100.0
+    /// A photo's location lies at most this far from the point that gained it (metres, inclusive).
+    public static let photoRadius = 250.0
+    /// Accepted points one walk holds: a two-hour walk takes about 100; the cap bounds
+    /// a walk's rows and the work of each of its points.
+    public static let maximumPoints = 5_000
+}

@@ -1,0 +1,234 @@
+import Accounts
+import Catalog
+import Foundation
+import SQLite
+
+/// Users' walks, kept in the accounts database (`AccountsSchema` holds their
+/// tables, so a deleted user's walks go with them by ON DELETE CASCADE).
+///
+/// Every method may block (SQLite, fsync): call them off the event loop. Every write
+/// is one transaction, committed and fsynced before the method returns, so a walk is
+/// never seen half-updated, after a crash included. Failures the client caused are
+/// `WalkError`s (and `AccountsError.invalidCursor`); a `SQLiteError` is a server fault.
+public final class Walks: Sendable {
+    private let database: AccountsDatabase
+    private let chooser: WalkPhotoChooser
+    private let maximumPoints: Int
+    private let clock: @Sendable () -> Date
+
+    static let entriesCursor = SequenceCursor(prefix: "e1:")
+    static let walksCursor = SequenceCursor(prefix: "w1:")
+
+    /// - Parameters:
+    ///   - maximumPoints: accepted points per walk; lower only in tests.
+    ///   - clock: the current time; tests may pin it.
+    public init(
+        database: AccountsDatabase, catalog: PhotoCatalog, maximumPoints: Int = WalkRules.maximumPoints,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.database = database
+        chooser = WalkPhotoChooser(catalog: catalog)
+        self.maximumPoints = maximumPoints
+        self.clock = clock
+    }
+
+    /// Starts a walk with no points.
+    public func start(_ user: AuthenticatedUser) throws -> Walk {
+        let id = WalkID.generate()
+        let now = currentSecond()
+        do {
+            try database.write { connection in
+                try connection.execute(
+                    "INSERT INTO walks (walk_id, user_id, started_at, updated_at) VALUES (?, ?, ?, ?)",
+                    [.blob(id.bytes), .integer(user.userID), .integer(now), .integer(now)])
+            }
+        } catch let error as SQLiteError where error.isConstraintViolation {
+            // The user's foreign key: the user was deleted meanwhile.
+            throw AccountsError.invalidToken
+        }
+        return Walk(
+            walkID: id.text, startedAt: Self.date(now), updatedAt: Self.date(now), pointCount: 0, distanceMeters: 0,
+            photoCount: 0)
+    }
+
+    /// Sends the walker's position. An accepted point, its entry and the walk's new
+    /// counters are written in one transaction (grouped with other points' for one
+    /// fsync); a rejected point writes nothing.
+    /// - Throws: `walkNotFound`; `walkFull` for a point that would be accepted past
+    ///   the walk's maximum of points.
+    public func addPoint(_ user: AuthenticatedUser, walkID: String, point: WalkPoint) throws -> WalkPointOutcome {
+        guard let id = WalkID(text: walkID) else { throw WalkError.walkNotFound }
+        // Decided first on a reader: a rejected point or a full walk needs no write
+        // (and so no wait for the writer); the transaction below decides again.
+        let current = try database.read { connection in try Self.record(id, of: user, in: connection) }
+        guard let current else { throw WalkError.walkNotFound }
+        guard current.progress.accepting(point) != nil else { return .rejected(walk: current.walk) }
+        guard current.progress.pointCount < maximumPoints else { throw WalkError.walkFull(maximumPoints: maximumPoints) }
+
+        let now = currentSecond()
+        return try database.groupWrite { [chooser, maximumPoints] connection in
+            guard let record = try Self.record(id, of: user, in: connection) else { throw WalkError.walkNotFound }
+            guard let progress = record.progress.accepting(point) else { return .rejected(walk: record.walk) }
+            guard record.progress.pointCount < maximumPoints else { throw WalkError.walkFull(maximumPoints: maximumPoints) }
+            let choice = try Self.choose(near: point, for: record.sequence, with: chooser, in: connection)
+
+            try connection.execute(
+                "INSERT INTO walk_points (walk, number, latitude, longitude, added_at) VALUES (?, ?, ?, ?, ?)",
+                [.integer(record.sequence), .init(progress.pointCount), .real(point.latitude), .real(point.longitude),
+                 .integer(now)])
+            var entry: WalkEntry?
+            if let choice {
+                try connection.execute(
+                    """
+                    INSERT INTO walk_entries (walk, photo_id, point_number, distance_meters, added_at)
+                    VALUES (?, ?, ?, ?, ?)
+                    """,
+                    [.integer(record.sequence), .text(choice.photoID), .init(progress.pointCount),
+                     .real(choice.distanceMeters), .integer(now)])
+                entry = WalkEntry(
+                    photoID: choice.photoID, addedAt: Self.date(now), point: point,
+                    distanceMeters: choice.distanceMeters)
+            }
+            let photoCount = record.walk.photoCount + (entry == nil ? 0 : 1)
+            try connection.execute(
+                """
+                UPDATE walks SET point_count = ?, distance_meters = ?, photo_count = ?, updated_at = ?
+                WHERE sequence = ?
+                """,
+                [.init(progress.pointCount), .real(progress.distanceMeters), .init(photoCount), .integer(now),
+                 .integer(record.sequence)])
+            let walk = Walk(
+                walkID: record.walk.walkID, startedAt: record.walk.startedAt, updatedAt: Self.date(now),
+                pointCount: progress.pointCount, distanceMeters: progress.distanceMeters, photoCount: photoCount)
+            return .accepted(walk: walk, entry: entry)
+        }
+    }
+
+    /// A walk and a page of its entries, most recently added first, after `cursor`.
+    /// - Throws: `walkNotFound`; `AccountsError.invalidCursor`.
+    public func walk(_ user: AuthenticatedUser, walkID: String, limit: Int, cursor: String?) throws -> WalkPage {
+        precondition(limit > 0, "limit must be positive")
+        guard let id = WalkID(text: walkID) else { throw WalkError.walkNotFound }
+        let before = try cursor.map(Self.entriesCursor.decode) ?? Int64.max
+        let (record, rows) = try database.read { connection in
+            // One snapshot, so the entries agree with the walk's counters.
+            try connection.transaction(.deferred) {
+                guard let record = try Self.record(id, of: user, in: connection) else { throw WalkError.walkNotFound }
+                let rows = try connection.query(
+                    """
+                    SELECT entry.sequence, entry.photo_id, entry.added_at, point.latitude, point.longitude,
+                        entry.distance_meters
+                    FROM walk_entries AS entry
+                    JOIN walk_points AS point ON point.walk = entry.walk AND point.number = entry.point_number
+                    WHERE entry.walk = ? AND entry.sequence < ? ORDER BY entry.sequence DESC LIMIT ?
+                    """,
+                    [.integer(record.sequence), .integer(before), .integer(Int64(limit) + 1)]
+                ) { row in
+                    (sequence: row.int64(0),
+                     entry: WalkEntry(
+                        photoID: row.text(1), addedAt: Self.date(row.int64(2)),
+                        point: WalkPoint(latitude: row.double(3), longitude: row.double(4)),
+                        distanceMeters: row.double(5)))
+                }
+                return (record.walk, rows)
+            }
+        }
+        let page = rows.prefix(limit)
+        let nextCursor = rows.count > limit ? page.last.map { Self.entriesCursor.encode(sequence: $0.sequence) } : nil
+        return WalkPage(walk: record, entries: page.map(\.entry), nextCursor: nextCursor)
+    }
+
+    /// A page of the user's walks, most recently started first, after `cursor`.
+    /// - Throws: `AccountsError.invalidCursor`.
+    public func walks(_ user: AuthenticatedUser, limit: Int, cursor: String?) throws -> WalksPage {
+        precondition(limit > 0, "limit must be positive")
+        let before = try cursor.map(Self.walksCursor.decode) ?? Int64.max
+        let records = try database.read { connection in
+            try connection.query(
+                """
+                SELECT \(WalkRecord.columns) FROM walks \(WalkRecord.lastPointJoin)
+                WHERE walks.user_id = ? AND walks.sequence < ? ORDER BY walks.sequence DESC LIMIT ?
+                """,
+                [.integer(user.userID), .integer(before), .integer(Int64(limit) + 1)], row: WalkRecord.init)
+        }
+        let page = records.prefix(limit)
+        let nextCursor = records.count > limit ? page.last.map { Self.walksCursor.encode(sequence: $0.sequence) } : nil
+        return WalksPage(walks: page.map(\.walk), nextCursor: nextCursor)
+    }
+
+    /// Deletes a walk with its points, entries and removed photos.
+    /// - Throws: `walkNotFound`.
+    public func delete(_ user: AuthenticatedUser, walkID: String) throws {
+        guard let id = WalkID(text: walkID) else { throw WalkError.walkNotFound }
+        let deleted = try database.write { connection in
+            try connection.execute(
+                "DELETE FROM walks WHERE walk_id = ? AND user_id = ?", [.blob(id.bytes), .integer(user.userID)])
+            return connection.changes
+        }
+        guard deleted > 0 else { throw WalkError.walkNotFound }
+    }
+
+    /// Takes a photo out of the walk's stream for good: it is remembered as removed,
+    /// so no later point brings it back.
+    /// - Throws: `walkNotFound`; `photoNotInWalk` when it is not in the stream now.
+    public func removePhoto(_ user: AuthenticatedUser, walkID: String, photoID: String) throws {
+        guard let id = WalkID(text: walkID) else { throw WalkError.walkNotFound }
+        let now = currentSecond()
+        try database.write { connection in
+            guard let record = try Self.record(id, of: user, in: connection) else { throw WalkError.walkNotFound }
+            try connection.execute(
+                "DELETE FROM walk_entries WHERE walk = ? AND photo_id = ?", [.integer(record.sequence), .text(photoID)])
+            guard connection.changes > 0 else { throw WalkError.photoNotInWalk }
+            try connection.execute(
+                "INSERT INTO walk_removed_photos (walk, photo_id) VALUES (?, ?)",
+                [.integer(record.sequence), .text(photoID)])
+            try connection.execute(
+                "UPDATE walks SET photo_count = photo_count - 1, updated_at = ? WHERE sequence = ?",
+                [.integer(now), .integer(record.sequence)])
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func record(_ id: WalkID, of user: AuthenticatedUser, in connection: Connection) throws -> WalkRecord? {
+        try connection.queryFirst(
+            """
+            SELECT \(WalkRecord.columns) FROM walks \(WalkRecord.lastPointJoin)
+            WHERE walks.walk_id = ? AND walks.user_id = ?
+            """,
+            [.blob(id.bytes), .integer(user.userID)], row: WalkRecord.init)
+    }
+
+    /// The photo the walk gains at `point`, asking the database, photo by photo, only
+    /// about the photos of the locations the chooser considers.
+    private static func choose(
+        near point: WalkPoint, for walk: Int64, with chooser: WalkPhotoChooser, in connection: Connection
+    ) throws -> (photoID: String, distanceMeters: Double)? {
+        let lookup = try connection.cachedStatement(
+            """
+            SELECT 1 FROM walk_entries WHERE walk = ?1 AND photo_id = ?2
+            UNION ALL SELECT 1 FROM walk_removed_photos WHERE walk = ?1 AND photo_id = ?2
+            """)
+        var failure: (any Error)?
+        let choice = chooser.choose(near: point) { photoID in
+            do {
+                try lookup.bind([.integer(walk), .text(photoID)])
+                return try lookup.step()
+            } catch {
+                failure = error
+                return true
+            }
+        }
+        lookup.reset()
+        if let failure { throw failure }
+        return choice.map { ($0.photoID, $0.distanceMeters) }
+    }
+
+    private func currentSecond() -> Int64 {
+        Int64(clock().timeIntervalSince1970.rounded(.down))
+    }
+
+    static func date(_ seconds: Int64) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+}

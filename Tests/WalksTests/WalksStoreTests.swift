@@ -1,0 +1,133 @@
+import Accounts
+import Catalog
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+import Walks
+
+/// The store over a real accounts database and the real catalog: rules that the
+/// HTTP tests cannot reach cheaply (a lowered cap on points), isolation between
+/// users, and many writers at once sharing commits.
+@Suite struct WalksStoreTests {
+    let directory: TemporaryDirectory
+    let accounts: Accounts
+    let catalog: PhotoCatalog
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "walks-tests")
+        accounts = try Accounts(
+            dataDirectory: directory.path, commonPasswordsPath: PackageRoot.path + "/Data/common-passwords.txt",
+            passwordCost: .test)
+        catalog = try SharedCatalog.catalog()
+    }
+
+    private func user(_ name: String) throws -> AuthenticatedUser {
+        let session = try accounts.register(username: name, password: "walking the bowery")
+        return try accounts.authenticate(token: session.token)
+    }
+
+    /// A point `step` × 150 m north of Union Square.
+    private func point(_ step: Int) -> WalkPoint {
+        WalkPoint(latitude: 40.7359 + Double(step) * 0.00135, longitude: -73.9911)
+    }
+
+    @Test func aFullWalkRefusesAcceptablePointsOnly() throws {
+        let walks = Walks(database: accounts.database, catalog: catalog, maximumPoints: 3)
+        let owner = try user("full-walker")
+        let walk = try walks.start(owner)
+        for step in 0..<3 {
+            guard case .accepted = try walks.addPoint(owner, walkID: walk.walkID, point: point(step)) else {
+                Issue.record("point \(step) was not accepted")
+                return
+            }
+        }
+        #expect(throws: WalkError.walkFull(maximumPoints: 3)) {
+            try walks.addPoint(owner, walkID: walk.walkID, point: point(3))
+        }
+        // Nearer than 100 m to the last point: rejected as ever, not refused.
+        guard case .rejected(let unchanged) = try walks.addPoint(owner, walkID: walk.walkID, point: point(2)) else {
+            Issue.record("a point on the last one was not rejected")
+            return
+        }
+        #expect(unchanged.pointCount == 3)
+        #expect(try walks.walk(owner, walkID: walk.walkID, limit: 10, cursor: nil).walk == unchanged)
+    }
+
+    @Test func anotherUsersWalkIsNotFoundAndUntouched() throws {
+        let walks = Walks(database: accounts.database, catalog: catalog)
+        let owner = try user("owner")
+        let other = try user("other")
+        let walk = try walks.start(owner)
+        guard case .accepted(_, let entry?) = try walks.addPoint(owner, walkID: walk.walkID, point: point(0)) else {
+            Issue.record("Union Square has photos")
+            return
+        }
+        #expect(throws: WalkError.walkNotFound) { try walks.addPoint(other, walkID: walk.walkID, point: point(1)) }
+        #expect(throws: WalkError.walkNotFound) { try walks.walk(other, walkID: walk.walkID, limit: 5, cursor: nil) }
+        #expect(throws: WalkError.walkNotFound) {
+            try walks.removePhoto(other, walkID: walk.walkID, photoID: entry.photoID)
+        }
+        #expect(throws: WalkError.walkNotFound) { try walks.delete(other, walkID: walk.walkID) }
+        #expect(try walks.walks(other, limit: 5, cursor: nil).walks.isEmpty)
+        let page = try walks.walk(owner, walkID: walk.walkID, limit: 5, cursor: nil)
+        #expect(page.walk.pointCount == 1)
+        #expect(page.entries == [entry])
+    }
+
+    @Test func deletingTheUserDeletesTheirWalks() throws {
+        let walks = Walks(database: accounts.database, catalog: catalog)
+        let owner = try user("leaving")
+        let walk = try walks.start(owner)
+        _ = try walks.addPoint(owner, walkID: walk.walkID, point: point(0))
+        try accounts.deleteUser(owner, password: "walking the bowery")
+        let remaining = try accounts.database.read { connection in
+            try ["walks", "walk_points", "walk_entries", "walk_removed_photos"].map { table in
+                try connection.queryFirst("SELECT count(*) FROM \(table)") { $0.int(0) } ?? -1
+            }
+        }
+        #expect(remaining == [0, 0, 0, 0])
+    }
+
+    /// Eight threads each walk their own walk as fast as they can, so their points
+    /// share group commits: every walk ends with all its points, in its order, its
+    /// distance the sum of its legs.
+    @Test func concurrentWalksShareCommitsWithoutMixingUp() throws {
+        let walks = Walks(database: accounts.database, catalog: catalog)
+        let owner = try user("busy")
+        let started = try (0..<8).map { _ in try walks.start(owner) }
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: started.count) { index in
+            for step in 0..<25 {
+                // Each walk along its own meridian, 150 m a step.
+                let point = WalkPoint(
+                    latitude: 40.70 + Double(step) * 0.00135, longitude: -74.00 + Double(index) * 0.004)
+                do {
+                    guard case .accepted(let walk, _) = try walks.addPoint(owner, walkID: started[index].walkID, point: point),
+                        walk.pointCount == step + 1
+                    else {
+                        failures.withLock { $0.append("walk \(index) point \(step) not accepted as number \(step + 1)") }
+                        return
+                    }
+                } catch {
+                    failures.withLock { $0.append("walk \(index) point \(step): \(error)") }
+                    return
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        for (index, walk) in started.enumerated() {
+            let stored = try walks.walk(owner, walkID: walk.walkID, limit: 200, cursor: nil)
+            let legs = (1..<25).map { step in
+                WalkOracle.haversine(
+                    (40.70 + Double(step - 1) * 0.00135, -74.00 + Double(index) * 0.004),
+                    (40.70 + Double(step) * 0.00135, -74.00 + Double(index) * 0.004))
+            }
+            #expect(stored.walk.pointCount == 25)
+            #expect(abs(stored.walk.distanceMeters - legs.reduce(0, +)) < 1e-6)
+            #expect(Set(stored.entries.map(\.photoID)).count == stored.entries.count)
+            #expect(stored.entries.map(\.point.latitude) == stored.entries.map(\.point.latitude).sorted(by: >))
+        }
+    }
+}
