@@ -103,13 +103,11 @@ public struct WalkRoutes: Sendable {
 
     /// Runs `body` off the event loop and turns walk and account errors into their problems.
     private func handler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
-        .blocking { request in
+        .accountsBlocking { request in
             do {
                 return try body(request)
             } catch let error as WalkError {
                 throw error.httpError
-            } catch let error as AccountsError {
-                throw error.httpError ?? error
             }
         }
     }
