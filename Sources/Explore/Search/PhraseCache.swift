@@ -8,7 +8,8 @@ import Synchronization
 /// the server runs, and a query's rank is the sum of its phrases' ranks, so each common
 /// phrase is ranked once and then serves every query, filter and page that holds it from
 /// memory. Phrases matching fewer than `minimumCount` photos are not kept (ranking them
-/// again is cheap); past `capacity` photo entries in all, the least recently used go.
+/// again is cheap); past `capacity` bytes in all (`PhraseMatches.byteCount`), the least
+/// recently used go.
 final class PhraseCache: Sendable {
     private struct Entry {
         let matches: PhraseMatches
@@ -18,7 +19,7 @@ final class PhraseCache: Sendable {
     private struct State {
         var entries: [String: Entry] = [:]
         var clock: UInt64 = 0
-        var storedCount = 0
+        var storedBytes = 0
     }
 
     let minimumCount: Int
@@ -27,7 +28,7 @@ final class PhraseCache: Sendable {
 
     /// - Parameters:
     ///   - minimumCount: the fewest matches worth keeping.
-    ///   - capacity: photo entries (12 bytes each) kept at most, over all phrases.
+    ///   - capacity: bytes of lists kept at most, over all phrases.
     init(minimumCount: Int, capacity: Int) {
         self.minimumCount = minimumCount
         self.capacity = capacity
@@ -44,16 +45,16 @@ final class PhraseCache: Sendable {
     }
 
     func keep(_ matches: PhraseMatches, for phrase: String) {
-        guard matches.count >= minimumCount, matches.count <= capacity else { return }
+        guard matches.count >= minimumCount, matches.byteCount <= capacity else { return }
         state.withLock { state in
             state.clock += 1
             if let previous = state.entries.updateValue(Entry(matches: matches, lastUse: state.clock), forKey: phrase) {
-                state.storedCount -= previous.matches.count
+                state.storedBytes -= previous.matches.byteCount
             }
-            state.storedCount += matches.count
-            while state.storedCount > capacity, let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            state.storedBytes += matches.byteCount
+            while state.storedBytes > capacity, let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
                 state.entries[oldest.key] = nil
-                state.storedCount -= oldest.value.matches.count
+                state.storedBytes -= oldest.value.matches.byteCount
             }
         }
     }
