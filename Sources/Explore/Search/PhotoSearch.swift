@@ -33,7 +33,7 @@ public final class PhotoSearch: Sendable {
     ///   - connectionCount: read-only connections at most, each opened when first needed;
     ///     as many as the worker threads that may search at once.
     ///   - cachedBytes: bytes of phrase lists the phrase cache may hold.
-    public init(catalog: PhotoCatalog, databasePath: String, connectionCount: Int, cachedBytes: Int = 64 << 20) throws {
+    public init(catalog: PhotoCatalog, databasePath: String, connectionCount: Int, cachedBytes: Int = 128 << 20) throws {
         self.catalog = catalog
         connections = try (0..<max(1, connectionCount)).map { try SearchConnection(path: databasePath, openNow: $0 == 0) }
         cache = PhraseCache(minimumCount: 256, capacity: cachedBytes)
@@ -79,11 +79,12 @@ public final class PhotoSearch: Sendable {
     }
 
     /// How many photos are in all of `phrases`: the members of the shortest list looked
-    /// up in the others' bit sets, or, when every list is long, the bit sets ANDed.
+    /// up in the others, or, when every list is long enough to have a bit set, the bit
+    /// sets ANDed.
     private func commonCount(_ phrases: [PhraseMatches]) -> Int {
         guard let shortest = phrases.min(by: { $0.count < $1.count }) else { return 0 }
         if phrases.count == 1 { return shortest.count }
-        if shortest.count < shortest.members.count * 2 {
+        if shortest.members.isEmpty {
             return shortest.photos.count { photo in phrases.allSatisfy { $0.contains(photo) } }
         }
         var total = 0

@@ -13,7 +13,8 @@ struct PhraseMatches: Sendable {
     let ranks: [Double]
     /// Positions into `photos`, in result order: by rank, ties by the photo's `photoID` rank.
     let byRank: [Int32]
-    /// Bit `p % 64` of word `p / 64` is set when photo `p` matches.
+    /// Bit `p % 64` of word `p / 64` is set when photo `p` matches; empty for a phrase
+    /// of fewer than one photo in 32, where the bit set would outweigh the list.
     let members: [UInt64]
 
     /// - Parameters:
@@ -28,8 +29,11 @@ struct PhraseMatches: Sendable {
             return ranks[left] != ranks[right]
                 ? ranks[left] < ranks[right] : tieRanks[Int(photos[left])] < tieRanks[Int(photos[right])]
         }
-        var members = [UInt64](repeating: 0, count: (photoCount + 63) / 64)
-        for photo in photos { members[Int(photo) >> 6] |= 1 << UInt64(photo & 63) }
+        let words = (photoCount + 63) / 64
+        var members = [UInt64](repeating: 0, count: photos.count >= words * 2 ? words : 0)
+        if !members.isEmpty {
+            for photo in photos { members[Int(photo) >> 6] |= 1 << UInt64(photo & 63) }
+        }
         self.members = members
     }
 
@@ -39,7 +43,11 @@ struct PhraseMatches: Sendable {
     var byteCount: Int { count * 16 + members.count * 8 }
 
     func contains(_ photo: Int32) -> Bool {
-        members[Int(photo) >> 6] & (1 << UInt64(photo & 63)) != 0
+        if members.isEmpty {
+            let position = position(of: photo, from: 0)
+            return position < count && photos[position] == photo
+        }
+        return members[Int(photo) >> 6] & (1 << UInt64(photo & 63)) != 0
     }
 
     /// The first position at or after `start` whose photo is `>= photo`, found by
