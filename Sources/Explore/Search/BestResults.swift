@@ -33,6 +33,12 @@ struct BestResults {
         }
     }
 
+    /// Whether `capacity` results are kept: only a better one enters now.
+    var isFull: Bool { heap.count >= capacity }
+
+    /// The worst kept result.
+    var worst: Result? { heap.first }
+
     /// The kept results, best first.
     func sorted() -> [Result] {
         heap.sorted { $0.precedes($1) }

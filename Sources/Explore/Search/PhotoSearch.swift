@@ -6,11 +6,13 @@ import Synchronization
 ///
 /// SQLite's FTS5 index in the catalog database finds and ranks the photos of each
 /// phrase of the query (`SearchIndex`); common phrases stay in memory (`PhraseCache`).
-/// The search then walks the phrases' photo lists together, keeps the photos in all of
-/// them that pass the filters, adds their phrase ranks (which is what FTS5's `bm25()`
-/// of the whole query would give) or measures their distance, and keeps only the
-/// page's best (`BestResults`), so a page of a word in 38,701 photos is one pass, not a
-/// sort. Looking phrases up may block on SQLite, so searches run on the server's worker
+/// A query's rank is the sum of its phrases' ranks (which is what FTS5's `bm25()` of the
+/// whole query gives). Without filters or a point, a page comes from the fronts of the
+/// phrases' lists in rank order (`bestCommon`) and the count from their bit sets, so a
+/// page of a word in 38,701 photos reads about a page of entries. With them, the search
+/// walks the lists in photo order together, keeps the photos in all of them that pass
+/// the filters, adds their ranks or measures their distance, and keeps only the page's
+/// best (`BestResults`): one pass, not a sort. Looking phrases up may block on SQLite, so searches run on the server's worker
 /// threads, each on a read-only connection of its own from a small pool.
 ///
 /// `Sendable`: the catalog and the ID order are immutable; connections and the cache
@@ -30,11 +32,11 @@ public final class PhotoSearch: Sendable {
     ///   - databasePath: the catalog database `catalog` was loaded from.
     ///   - connectionCount: read-only connections at most, each opened when first needed;
     ///     as many as the worker threads that may search at once.
-    ///   - cachedEntries: photo entries the phrase cache may hold (12 bytes each).
-    public init(catalog: PhotoCatalog, databasePath: String, connectionCount: Int, cachedEntries: Int = 6_000_000) throws {
+    ///   - cachedBytes: bytes of phrase lists the phrase cache may hold.
+    public init(catalog: PhotoCatalog, databasePath: String, connectionCount: Int, cachedBytes: Int = 128 << 20) throws {
         self.catalog = catalog
         connections = try (0..<max(1, connectionCount)).map { try SearchConnection(path: databasePath, openNow: $0 == 0) }
-        cache = PhraseCache(minimumCount: 256, capacity: cachedEntries)
+        cache = PhraseCache(minimumCount: 256, capacity: cachedBytes)
         photoIDRanks = try Self.photoIDRanks(databasePath: databasePath, photoCount: catalog.photos.count)
         photoLocations = catalog.photos.map { Int32($0.locationIndex) }
         locationBoroughs = catalog.locations.map(\.borough)
@@ -47,6 +49,9 @@ public final class PhotoSearch: Sendable {
         let origin = query.origin
         // An offset past every photo (a forged cursor) keeps everything and shows nothing.
         var best = BestResults(capacity: min(query.offset, catalog.photos.count) + query.limit)
+        if filter.borough == nil, !filter.filtersYears, origin == nil {
+            return page(of: bestCommon(of: phrases, keeping: best), total: commonCount(phrases), query: query)
+        }
         var total = 0
         forEachCommonPhoto(phrases) { photo, rank in
             let location = Int(photoLocations[Int(photo)])
@@ -62,12 +67,65 @@ public final class PhotoSearch: Sendable {
             }
             best.offer(BestResults.Result(order: order, tie: photoIDRanks[Int(photo)], photo: photo))
         }
-        let kept = best.sorted()
-        let page = kept.dropFirst(query.offset)
+        return page(of: best, total: total, query: query)
+    }
+
+    private func page(of best: BestResults, total: Int, query: SearchQuery) -> SearchPage {
+        let page = best.sorted().dropFirst(query.offset)
         let end = query.offset + page.count
         return SearchPage(
-            total: total, photos: page.map { Int($0.photo) }, distances: origin == nil ? [] : page.map(\.order),
+            total: total, photos: page.map { Int($0.photo) }, distances: query.origin == nil ? [] : page.map(\.order),
             nextOffset: end < total ? end : nil)
+    }
+
+    /// How many photos are in all of `phrases`: the members of the shortest list looked
+    /// up in the others, or, when every list is long enough to have a bit set, the bit
+    /// sets ANDed.
+    private func commonCount(_ phrases: [PhraseMatches]) -> Int {
+        guard let shortest = phrases.min(by: { $0.count < $1.count }) else { return 0 }
+        if phrases.count == 1 { return shortest.count }
+        if shortest.members.isEmpty {
+            return shortest.photos.count { photo in phrases.allSatisfy { $0.contains(photo) } }
+        }
+        var total = 0
+        for word in shortest.members.indices {
+            var common = ~0 as UInt64
+            for phrase in phrases { common &= phrase.members[word] }
+            total += common.nonzeroBitCount
+        }
+        return total
+    }
+
+    /// `best` filled with the best photos in all of `phrases`, by the threshold algorithm
+    /// (Fagin, Lotem and Naor, 2003): walk every list in rank order, one depth at a time;
+    /// a photo met anywhere is looked up in the other lists and offered with its summed
+    /// rank; no photo not yet met can rank better than the sum of the ranks at the current
+    /// depth, so the walk stops once the kept results all rank strictly better than that.
+    /// Ranks are added in phrase order, as `forEachCommonPhoto` adds them, so both paths
+    /// give the same doubles; the sum is monotonic in each rank, so the bound holds.
+    private func bestCommon(of phrases: [PhraseMatches], keeping best: BestResults) -> BestResults {
+        var best = best
+        guard let shortest = phrases.map(\.count).min() else { return best }
+        var met = Set<Int32>()
+        var positions = [Int](repeating: 0, count: phrases.count)
+        for depth in 0..<shortest {
+            var bound = 0.0
+            for phrase in phrases.indices {
+                let position = Int(phrases[phrase].byRank[depth])
+                bound += phrases[phrase].ranks[position]
+                let photo = phrases[phrase].photos[position]
+                guard phrases.allSatisfy({ $0.contains(photo) }), met.insert(photo).inserted else { continue }
+                for other in phrases.indices {
+                    positions[other] =
+                        other == phrase ? position : phrases[other].position(of: photo, from: 0)
+                }
+                var rank = 0.0
+                for other in phrases.indices { rank += phrases[other].ranks[positions[other]] }
+                best.offer(BestResults.Result(order: rank, tie: photoIDRanks[Int(photo)], photo: photo))
+            }
+            if best.isFull, let worst = best.worst, worst.order < bound { break }
+        }
+        return best
     }
 
     /// Calls `body` with every photo in all of `phrases` and the sum of its ranks, added
@@ -94,11 +152,13 @@ public final class PhotoSearch: Sendable {
     private func matches(_ phrase: String) throws -> PhraseMatches {
         if let cached = cache.matches(for: phrase) { return cached }
         let first = nextConnection.add(1, ordering: .relaxed).oldValue
-        var found: PhraseMatches?
+        var found: SearchConnection.Rows?
         for offset in 0..<connections.count where found == nil {
             found = try connections[(first + offset) % connections.count].matchesIfAvailable(phrase)
         }
-        let matches = try found ?? connections[first % connections.count].matches(phrase)
+        let rows = try found ?? connections[first % connections.count].matches(phrase)
+        let matches = PhraseMatches(
+            photos: rows.photos, ranks: rows.ranks, tieRanks: photoIDRanks, photoCount: catalog.photos.count)
         cache.keep(matches, for: phrase)
         return matches
     }

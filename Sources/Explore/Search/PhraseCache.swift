@@ -8,8 +8,13 @@ import Synchronization
 /// the server runs, and a query's rank is the sum of its phrases' ranks, so each common
 /// phrase is ranked once and then serves every query, filter and page that holds it from
 /// memory. Phrases matching fewer than `minimumCount` photos are not kept (ranking them
-/// again is cheap); past `capacity` photo entries in all, the least recently used go.
+/// again is cheap); past `capacity` bytes in all (`PhraseMatches.byteCount`), the least
+/// recently used go. The phrases are spread over `shardCount` independently locked
+/// shards, each with its share of `capacity`, so the worker threads seldom wait for one
+/// another's lookups.
 final class PhraseCache: Sendable {
+    static let shardCount = 8
+
     private struct Entry {
         let matches: PhraseMatches
         var lastUse: UInt64
@@ -18,23 +23,33 @@ final class PhraseCache: Sendable {
     private struct State {
         var entries: [String: Entry] = [:]
         var clock: UInt64 = 0
-        var storedCount = 0
+        var storedBytes = 0
     }
 
     let minimumCount: Int
     let capacity: Int
-    private let state = Mutex(State())
+    /// A shard's state behind its own lock (a class: a `Mutex` cannot be copied into an array).
+    private final class Shard: Sendable {
+        let state = Mutex(State())
+    }
+
+    private let shards: [Shard]
 
     /// - Parameters:
     ///   - minimumCount: the fewest matches worth keeping.
-    ///   - capacity: photo entries (12 bytes each) kept at most, over all phrases.
+    ///   - capacity: bytes of lists kept at most, over all phrases.
     init(minimumCount: Int, capacity: Int) {
         self.minimumCount = minimumCount
         self.capacity = capacity
+        shards = (0..<Self.shardCount).map { _ in Shard() }
+    }
+
+    private func shard(of phrase: String) -> Shard {
+        shards[Int(UInt(bitPattern: phrase.hashValue) % UInt(Self.shardCount))]
     }
 
     func matches(for phrase: String) -> PhraseMatches? {
-        state.withLock { state in
+        shard(of: phrase).state.withLock { state in
             guard var entry = state.entries[phrase] else { return nil }
             state.clock += 1
             entry.lastUse = state.clock
@@ -44,16 +59,17 @@ final class PhraseCache: Sendable {
     }
 
     func keep(_ matches: PhraseMatches, for phrase: String) {
-        guard matches.count >= minimumCount, matches.count <= capacity else { return }
-        state.withLock { state in
+        let shardCapacity = capacity / Self.shardCount
+        guard matches.count >= minimumCount, matches.byteCount <= shardCapacity else { return }
+        shard(of: phrase).state.withLock { state in
             state.clock += 1
             if let previous = state.entries.updateValue(Entry(matches: matches, lastUse: state.clock), forKey: phrase) {
-                state.storedCount -= previous.matches.count
+                state.storedBytes -= previous.matches.byteCount
             }
-            state.storedCount += matches.count
-            while state.storedCount > capacity, let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            state.storedBytes += matches.byteCount
+            while state.storedBytes > shardCapacity, let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
                 state.entries[oldest.key] = nil
-                state.storedCount -= oldest.value.matches.count
+                state.storedBytes -= oldest.value.matches.byteCount
             }
         }
     }

@@ -30,17 +30,20 @@ final class SearchConnection: Sendable {
         handles = Mutex(openNow ? try Handles(path: path) : nil)
     }
 
-    /// The matches of one phrase, or nil when another worker holds the connection right now.
-    func matchesIfAvailable(_ phrase: String) throws -> PhraseMatches? {
+    /// The photos matching one phrase, ascending, and the phrase's rank in each.
+    typealias Rows = (photos: [Int32], ranks: [Double])
+
+    /// The rows of one phrase, or nil when another worker holds the connection right now.
+    func matchesIfAvailable(_ phrase: String) throws -> Rows? {
         try handles.withLockIfAvailable { handles in try Self.matches(phrase, in: &handles, path: path) }
     }
 
-    /// The matches of one phrase, waiting for the connection.
-    func matches(_ phrase: String) throws -> PhraseMatches {
+    /// The rows of one phrase, waiting for the connection.
+    func matches(_ phrase: String) throws -> Rows {
         try handles.withLock { handles in try Self.matches(phrase, in: &handles, path: path) }
     }
 
-    private static func matches(_ phrase: String, in handles: inout Handles?, path: String) throws -> PhraseMatches {
+    private static func matches(_ phrase: String, in handles: inout Handles?, path: String) throws -> Rows {
         let opened = try handles ?? Handles(path: path)
         handles = opened
         let statement = opened.phraseRanks
@@ -52,6 +55,6 @@ final class SearchConnection: Sendable {
             photos.append(Int32(truncatingIfNeeded: statement.int64(0)))
             ranks.append(statement.double(1))
         }
-        return PhraseMatches(photos: photos, ranks: ranks)
+        return (photos, ranks)
     }
 }
