@@ -24,11 +24,3 @@ function request()
     local id = ids[(index % #ids) + 1]
     return wrk.format("PUT", "/favorites/" .. id, { ["Authorization"] = "Bearer " .. token })
 end
-
-function response(status, headers, body)
-    record_status(status)
-end
-
-function done(summary, latency, requests)
-    print_status_counts()
-end

@@ -31,7 +31,3 @@ function delay()
     pause = 0
     return milliseconds
 end
-
-function done(summary, latency, requests)
-    print_status_counts()
-end

@@ -30,11 +30,3 @@ function request()
     index = index % #pool + 1
     return pool[index]
 end
-
-function response(status, headers, body)
-    record_status(status)
-end
-
-function done(summary, latency, requests)
-    print_status_counts()
-end

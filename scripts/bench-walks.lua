@@ -46,11 +46,3 @@ function request()
     return wrk.format("POST", "/walks/" .. walk .. "/points",
         { ["Authorization"] = "Bearer " .. token, ["Content-Type"] = "application/json" }, body)
 end
-
-function response(status, headers, body)
-    record_status(status)
-end
-
-function done(summary, latency, requests)
-    print_status_counts()
-end

@@ -1,5 +1,6 @@
 -- Shared by the wrk scripts that count response statuses: each thread counts into
 -- its global `counts` (record_status), and done() sums them over all threads.
+-- A script loads this first (dofile) and may then define its own response().
 
 threads = {}
 
@@ -22,4 +23,12 @@ function print_status_counts()
     for status, count in pairs(total) do
         io.write(string.format("status %d: %d\n", status, count))
     end
+end
+
+function response(status, headers, body)
+    record_status(status)
+end
+
+function done(summary, latency, requests)
+    print_status_counts()
 end
