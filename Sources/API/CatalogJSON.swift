@@ -147,11 +147,7 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
                 Int(photoFragments[first]), part: Int(thumbnailStarts[first])..<Int(thumbnailEnds[first]), to: &body)
             body.append(UInt8(ascii: "}"))
         }
-        body.append(#"],"total":"#)
-        CatalogJSONNumber.append(result.total, to: &body)
-        body.append(#","truncated":"#)
-        body.append(result.truncated ? "true" : "false")
-        body.append(UInt8(ascii: "}"))
+        CatalogJSON.closeTruncatedList(total: result.total, truncated: result.truncated, to: &body)
         return body
     }
 
@@ -237,6 +233,16 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         writer.field("longitude", location.longitude)
         writer.field("borough", location.borough?.rawValue)
         writer.field("intersection", location.intersection)
+    }
+
+    /// Ends a list that `limit` may have cut (`/region`, `/clusters`): closes the
+    /// array, then `"total"` (the matches before the limit) and `"truncated"`.
+    static func closeTruncatedList(total: Int, truncated: Bool, to body: inout [UInt8]) {
+        body.append(#"],"total":"#)
+        CatalogJSONNumber.append(total, to: &body)
+        body.append(#","truncated":"#)
+        body.append(truncated ? "true" : "false")
+        body.append(UInt8(ascii: "}"))
     }
 
     private static func encodeBoroughs(_ summaries: [BoroughSummary]) -> [UInt8] {

@@ -55,11 +55,7 @@ final class ClusterJSON: Sendable {
                 Self.append(result.cluster(match), catalog: catalog, to: &body)
             }
         }
-        body.append(#"],"total":"#)
-        CatalogJSONNumber.append(result.total, to: &body)
-        body.append(#","truncated":"#)
-        body.append(result.truncated ? "true" : "false")
-        body.append(UInt8(ascii: "}"))
+        CatalogJSON.closeTruncatedList(total: result.total, truncated: result.truncated, to: &body)
         return body
     }
 
