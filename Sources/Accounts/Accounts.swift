@@ -359,7 +359,7 @@ public final class Accounts: Sendable {
         Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
-    private static func user(_ id: Int64, in connection: Connection) throws -> User? {
+    private static func user(_ id: Int64, in connection: SQLiteConnection) throws -> User? {
         try connection.queryFirst(
             """
             SELECT username, created_at, (SELECT count(*) FROM favorites WHERE user_id = users.id),
@@ -375,7 +375,7 @@ public final class Accounts: Sendable {
         }
     }
 
-    private static func issueToken(for userID: Int64, user: User, now: Int64, in connection: Connection) throws -> Session {
+    private static func issueToken(for userID: Int64, user: User, now: Int64, in connection: SQLiteConnection) throws -> Session {
         let token = AccessToken.generate()
         let expiresAt = now + Int64(tokenLifetime)
         guard let digest = AccessToken.digest(token) else { preconditionFailure("a generated token is always well formed") }

@@ -5,7 +5,7 @@ import Synchronization
 /// readers, in WAL mode so readers never wait for the writer
 /// (https://sqlite.org/wal.html).
 ///
-/// `Connection` is not `Sendable`: each one lives inside its own lock
+/// `SQLiteConnection` is not `Sendable`: each one lives inside its own lock
 /// (`LockedConnection`), so only the thread holding that lock touches it. Writes are serialized on the writer
 /// (SQLite allows one writer at a time anyway); a read takes the first free reader,
 /// or waits for one when all are busy.
@@ -23,7 +23,7 @@ public final class AccountsDatabase: Sendable {
     private let pendingGroup = Mutex<[any GroupedWriteJob]>([])
 
     init(path: String, readerCount: Int = 4) throws {
-        let writerConnection = try Connection(path: path)
+        let writerConnection = try SQLiteConnection(path: path)
         writerConnection.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds)
         // WAL: readers and the writer do not block each other. synchronous=FULL:
         // every commit is fsynced, so a saved favorite survives power loss
@@ -36,7 +36,7 @@ public final class AccountsDatabase: Sendable {
 
         var readers: [LockedConnection] = []
         for _ in 0..<readerCount {
-            let reader = try Connection(path: path)
+            let reader = try SQLiteConnection(path: path)
             reader.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds)
             try reader.execute("PRAGMA query_only = ON")
             readers.append(LockedConnection(reader))
@@ -45,7 +45,7 @@ public final class AccountsDatabase: Sendable {
     }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction on the writer.
-    public func write<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
+    public func write<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
         try writer.withLock { connection in
             try connection.transaction(.immediate) { try body(connection) }
         }
@@ -60,7 +60,7 @@ public final class AccountsDatabase: Sendable {
     /// How the group forms: a caller queues its body, then waits for the writer. The
     /// holder of the writer takes every queued body and commits them together; a
     /// caller whose body was committed while it waited just returns the result.
-    public func groupWrite<Result: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Result) throws -> Result {
+    public func groupWrite<Result: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> Result) throws -> Result {
         let job = GroupedWrite(body)
         pendingGroup.withLock { $0.append(job) }
         try writer.withLock { connection in
@@ -76,7 +76,7 @@ public final class AccountsDatabase: Sendable {
 
     /// Runs every job of `group` in its savepoint inside one transaction and commits it;
     /// then, and only then, hands each job its outcome (a failed commit fails them all).
-    private static func commit(_ group: [any GroupedWriteJob], on connection: Connection) {
+    private static func commit(_ group: [any GroupedWriteJob], on connection: SQLiteConnection) {
         do {
             try connection.execute("BEGIN IMMEDIATE")
             for job in group {
@@ -95,7 +95,7 @@ public final class AccountsDatabase: Sendable {
 
     /// Runs `body` on a reader connection (one consistent snapshot per statement;
     /// wrap several statements in a transaction when they must agree).
-    public func read<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
+    public func read<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
         for reader in readers {
             if let result = try reader.withLockIfAvailable({ connection in try body(connection) }) {
                 return result

@@ -11,14 +11,14 @@ final class GroupedWrite<Value: Sendable>: GroupedWriteJob {
         case finished(Result<Value, any Error>)
     }
 
-    private let body: @Sendable (Connection) throws -> Value
+    private let body: @Sendable (SQLiteConnection) throws -> Value
     private let state = Mutex<State>(.waiting)
 
-    init(_ body: @escaping @Sendable (Connection) throws -> Value) {
+    init(_ body: @escaping @Sendable (SQLiteConnection) throws -> Value) {
         self.body = body
     }
 
-    func run(on connection: Connection) -> Bool {
+    func run(on connection: SQLiteConnection) -> Bool {
         let result = Result { try body(connection) }
         state.withLock { $0 = .staged(result) }
         if case .failure = result { return false }

@@ -2,21 +2,21 @@ import SQLite
 import Synchronization
 
 /// A connection only reachable while holding its lock, so the non-`Sendable`
-/// `Connection` is used by one thread at a time. A class, so several can sit in
+/// `SQLiteConnection` is used by one thread at a time. A class, so several can sit in
 /// an array (a `Mutex` cannot be copied).
 final class LockedConnection: Sendable {
-    private let mutex: Mutex<Connection>
+    private let mutex: Mutex<SQLiteConnection>
 
-    init(_ connection: sending Connection) {
+    init(_ connection: sending SQLiteConnection) {
         mutex = Mutex(connection)
     }
 
-    func withLock<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result {
+    func withLock<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
         try mutex.withLock { connection in try body(connection) }
     }
 
     /// Runs `body` only if the lock is free right now; nil otherwise.
-    func withLockIfAvailable<Result: Sendable>(_ body: (Connection) throws -> Result) throws -> Result? {
+    func withLockIfAvailable<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result? {
         try mutex.withLockIfAvailable { connection in try body(connection) }
     }
 }

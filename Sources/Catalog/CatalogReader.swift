@@ -7,7 +7,7 @@ enum CatalogReader {
     /// is derived data, so the caller rebuilds it.
     static func isCurrent(path: String, sources: SourceFiles) -> Bool {
         do {
-            let connection = try Connection(path: path, mode: .readOnly)
+            let connection = try SQLiteConnection(path: path, mode: .readOnly)
             let meta = try connection.query("SELECT key, value FROM catalog_meta") { ($0.text(0), $0.text(1)) }
             let values = Dictionary(meta, uniquingKeysWith: { first, _ in first })
             return values[CatalogSchema.metaFormatVersion] == String(CatalogSchema.formatVersion)
@@ -23,7 +23,7 @@ enum CatalogReader {
     /// `locationID` (the UNIQUE index; BINARY collation is UTF-8 byte order), and each
     /// photo's years are merged in from a second cursor over the same photo order.
     static func load(path: String) throws -> PhotoCatalog {
-        let connection = try Connection(path: path, mode: .readOnly)
+        let connection = try SQLiteConnection(path: path, mode: .readOnly)
         func fail(_ reason: String) -> CatalogError { .malformedDatabase(path: path, reason: reason) }
 
         let meta = try connection.query("SELECT key, value FROM catalog_meta") { ($0.text(0), $0.text(1)) }

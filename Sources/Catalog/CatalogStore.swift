@@ -65,7 +65,7 @@ public enum CatalogStore {
 
     /// Writes the whole catalog in one transaction; the connection closes on return.
     private static func write(_ sources: SourceFiles, boroughs: BoroughMap, to path: String) throws {
-        let connection = try Connection(path: path)
+        let connection = try SQLiteConnection(path: path)
         // The file is private until renamed and deleted on failure: no rollback
         // journal on disk and no syncs per statement; one fsync at the end.
         try connection.execute("PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF")

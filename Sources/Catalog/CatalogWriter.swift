@@ -10,7 +10,7 @@ final class CatalogWriter {
     private let insertSearchRow: Statement
     private var photoCount = 0
 
-    init(connection: Connection) throws {
+    init(connection: SQLiteConnection) throws {
         insertLocation = try connection.prepare(
             "INSERT INTO locations (position, location_id, latitude, longitude, borough, intersection) VALUES (?, ?, ?, ?, ?, ?)")
         insertPhoto = try connection.prepare(

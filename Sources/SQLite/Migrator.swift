@@ -18,7 +18,7 @@ public struct Migrator: Sendable {
 
     /// Applies the migrations the database lacks; returns the resulting version.
     @discardableResult
-    public func migrate(_ connection: Connection) throws -> Int {
+    public func migrate(_ connection: SQLiteConnection) throws -> Int {
         let current = try connection.queryFirst("PRAGMA user_version") { $0.int(0) } ?? 0
         guard current <= migrations.count else {
             throw MigrationError.databaseIsNewer(version: current, known: migrations.count)

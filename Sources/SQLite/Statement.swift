@@ -6,9 +6,9 @@ import CSQLite
 public final class Statement {
     let handle: OpaquePointer
     public let sql: String
-    private unowned let connection: Connection
+    private unowned let connection: SQLiteConnection
 
-    init(connection: Connection, sql: String) throws {
+    init(connection: SQLiteConnection, sql: String) throws {
         var handle: OpaquePointer?
         let code = sqlite3_prepare_v3(connection.handle, sql, -1, 0, &handle, nil)
         guard code == SQLITE_OK, let handle else {
@@ -99,3 +99,7 @@ public final class Statement {
 
 /// `SQLITE_TRANSIENT`: SQLite copies the bound bytes before the call returns.
 let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A statement belongs to its connection's thread; it never crosses to another.
+@available(*, unavailable)
+extension Statement: Sendable {}

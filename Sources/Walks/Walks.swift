@@ -190,7 +190,7 @@ public final class Walks: Sendable {
 
     // MARK: Helpers
 
-    private static func record(_ id: WalkID, of user: AuthenticatedUser, in connection: Connection) throws -> WalkRecord? {
+    private static func record(_ id: WalkID, of user: AuthenticatedUser, in connection: SQLiteConnection) throws -> WalkRecord? {
         try connection.queryFirst(
             """
             SELECT \(WalkRecord.columns) FROM walks \(WalkRecord.lastPointJoin)
@@ -202,7 +202,7 @@ public final class Walks: Sendable {
     /// The photo the walk gains at `point`, asking the database, photo by photo, only
     /// about the photos of the locations the chooser considers.
     private static func choose(
-        near point: WalkPoint, for walk: Int64, with chooser: WalkPhotoChooser, in connection: Connection
+        near point: WalkPoint, for walk: Int64, with chooser: WalkPhotoChooser, in connection: SQLiteConnection
     ) throws -> (photoID: String, distanceMeters: Double)? {
         let lookup = try connection.cachedStatement(
             """

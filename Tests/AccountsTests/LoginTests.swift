@@ -113,7 +113,7 @@ import Testing
         _ = try harness.register("veteran")
         try harness.reopen(cost: .test)
         #expect(try harness.login("Veteran").status == 200)
-        let connection = try Connection(path: harness.databasePath, mode: .readOnly)
+        let connection = try SQLiteConnection(path: harness.databasePath, mode: .readOnly)
         let stored = try connection.queryFirst("SELECT password_hash FROM users") { $0.text(0) }
         #expect(stored?.hasPrefix("$scrypt$ln=10,r=8,p=1$") == true)
         #expect(try harness.login("veteran").status == 200)

@@ -97,7 +97,7 @@ import Testing
         #expect(try harness.send(.get, "/favorites", token: other).status == 401)
         #expect(try harness.login("leaver").status == 401)
 
-        let connection = try Connection(path: harness.databasePath, mode: .readOnly)
+        let connection = try SQLiteConnection(path: harness.databasePath, mode: .readOnly)
         let counts = try connection.queryFirst(
             """
             SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM tokens), (SELECT count(*) FROM favorites)
@@ -121,7 +121,7 @@ import Testing
         let fresh = try harness.login("mayfly")
         #expect(fresh.json["expiresAt"] as? String == "2027-03-16T08:00:00Z")
         #expect(try harness.send(.get, "/users/me", token: fresh.token).status == 200)
-        let connection = try Connection(path: harness.databasePath, mode: .readOnly)
+        let connection = try SQLiteConnection(path: harness.databasePath, mode: .readOnly)
         #expect(try connection.queryFirst("SELECT count(*) FROM tokens") { $0.int(0) } == 1, "login purges expired tokens")
     }
 

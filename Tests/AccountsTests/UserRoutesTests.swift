@@ -107,7 +107,7 @@ import Testing
         let token = try harness.register("keeper", password: password)
         let secondToken = try harness.login("keeper", password: password).token
 
-        let connection = try Connection(path: harness.databasePath, mode: .readOnly)
+        let connection = try SQLiteConnection(path: harness.databasePath, mode: .readOnly)
         let stored = try connection.queryFirst("SELECT password_hash FROM users") { $0.text(0) }
         #expect(stored?.hasPrefix("$scrypt$ln=10,r=8,p=1$") == true)
         #expect(stored?.contains(password) == false)

@@ -60,7 +60,7 @@ import TestSupport
         #expect(try client.requestJSON("PUT", "/favorites/\(photos[0])", token: users[0].token).status == 200)
         #expect(try client.requestJSON("PUT", "/favorites/729683f-a", token: users[1].token).status == 201)
 
-        let database = try Connection(path: directory.file("accounts.sqlite"), mode: .readOnly)
+        let database = try SQLiteConnection(path: directory.file("accounts.sqlite"), mode: .readOnly)
         #expect(try database.queryFirst("PRAGMA user_version") { $0.int(0) } == AccountsSchema.migrator.migrations.count)
         #expect(try database.queryFirst("SELECT count(*) FROM tokens") { $0.int(0) } == 3)
         #expect(try database.queryFirst("SELECT count(*) FROM favorites") { $0.int(0) } == photos.count + 1)
@@ -77,7 +77,7 @@ import TestSupport
     /// A database as the previous release left it: only the first migration, rows
     /// written the way that release wrote them.
     private static func writeVersionOneDatabase(at path: String, users: [OldUser]) throws {
-        let connection = try Connection(path: path)
+        let connection = try SQLiteConnection(path: path)
         try connection.execute("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA foreign_keys = ON")
         try Migrator(migrations: Array(AccountsSchema.migrator.migrations.prefix(1))).migrate(connection)

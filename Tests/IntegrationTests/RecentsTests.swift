@@ -59,7 +59,7 @@ import TestSupport
         #expect(try user.recentIDs(limit: 100).last == photos[2])
 
         // The rows themselves are trimmed: the database does not grow with the views.
-        let database = try Connection(path: app.dataDirectory.file("accounts.sqlite"), mode: .readOnly)
+        let database = try SQLiteConnection(path: app.dataDirectory.file("accounts.sqlite"), mode: .readOnly)
         let counts = try database.query(
             "SELECT u.username, count(*) FROM recents r JOIN users u ON u.id = r.user_id GROUP BY u.username ORDER BY 1"
         ) { "\($0.text(0))=\($0.int(1))" }

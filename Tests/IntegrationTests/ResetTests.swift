@@ -62,7 +62,7 @@ import TestSupport
         #expect(deleted.status == 204)
         #expect(try user.send("GET", "/recents").status == 401)
 
-        let database = try Connection(path: app.dataDirectory.file("accounts.sqlite"), mode: .readOnly)
+        let database = try SQLiteConnection(path: app.dataDirectory.file("accounts.sqlite"), mode: .readOnly)
         let owners = try database.query(
             """
             SELECT 'recents', user_id FROM recents UNION ALL SELECT 'favorites', user_id FROM favorites

@@ -283,7 +283,7 @@ import TestSupport
         let kept = try other.send("GET", "/walks/\(walks[1])")
         #expect((kept.json["walk"] as? [String: Any])?["pointCount"] as? Int == 2)
 
-        let database = try Connection(path: app.dataDirectory.file("accounts.sqlite"), mode: .readOnly)
+        let database = try SQLiteConnection(path: app.dataDirectory.file("accounts.sqlite"), mode: .readOnly)
         let rows = try ["walks", "walk_points", "walk_entries", "walk_removed_photos"].map { table in
             try database.queryFirst("SELECT count(*) FROM \(table)") { $0.int(0) } ?? -1
         }

@@ -11,7 +11,7 @@ import Testing
     @Test func appliesEachMigrationOnceAndRecordsTheVersion() throws {
         let (path, folder) = try temporaryDatabasePath()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let connection = try Connection(path: path)
+        let connection = try SQLiteConnection(path: path)
         #expect(try Migrator(migrations: Array(migrations.prefix(1))).migrate(connection) == 1)
         #expect(try Migrator(migrations: migrations).migrate(connection) == 2)
         #expect(try Migrator(migrations: migrations).migrate(connection) == 2)
@@ -22,7 +22,7 @@ import Testing
     @Test func aFailingMigrationLeavesThePreviousVersion() throws {
         let (path, folder) = try temporaryDatabasePath()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let connection = try Connection(path: path)
+        let connection = try SQLiteConnection(path: path)
         let broken = migrations + ["CREATE TABLE b (x); THIS IS NOT SQL"]
         #expect(throws: SQLiteError.self) { try Migrator(migrations: broken).migrate(connection) }
         #expect(try connection.queryFirst("PRAGMA user_version") { $0.int(0) } == 2)
@@ -33,7 +33,7 @@ import Testing
     @Test func refusesADatabaseFromANewerBuild() throws {
         let (path, folder) = try temporaryDatabasePath()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let connection = try Connection(path: path)
+        let connection = try SQLiteConnection(path: path)
         try connection.execute("PRAGMA user_version = 7")
         #expect(throws: Migrator.MigrationError.databaseIsNewer(version: 7, known: 2)) {
             try Migrator(migrations: migrations).migrate(connection)

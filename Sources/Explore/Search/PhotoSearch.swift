@@ -164,7 +164,7 @@ public final class PhotoSearch: Sendable {
     }
 
     private static func photoIDRanks(databasePath: String, photoCount: Int) throws -> [Int32] {
-        let connection = try Connection(path: databasePath, mode: .readOnly)
+        let connection = try SQLiteConnection(path: databasePath, mode: .readOnly)
         var ranks = [Int32](repeating: 0, count: photoCount)
         var rank: Int32 = 0
         // The UNIQUE index on photo_id yields them in BINARY (UTF-8 byte) order.

@@ -11,11 +11,11 @@ import Synchronization
 final class SearchConnection: Sendable {
     /// The connection and its statement, owned together (the statement belongs to it).
     private struct Handles {
-        let connection: Connection
+        let connection: SQLiteConnection
         let phraseRanks: Statement
 
         init(path: String) throws {
-            connection = try Connection(path: path, mode: .readOnly)
+            connection = try SQLiteConnection(path: path, mode: .readOnly)
             phraseRanks = try connection.prepare(SearchIndex.phraseRanksQuery)
         }
     }

@@ -56,7 +56,7 @@ import TestSupport
         let path = directory.file(CatalogStore.databaseFileName)
         try FileManager.default.copyItem(atPath: try SharedCatalog.path(), toPath: path)
         do {
-            let connection = try Connection(path: path)
+            let connection = try SQLiteConnection(path: path)
             try connection.execute("DROP TABLE photo_search")
             try connection.execute("UPDATE catalog_meta SET value = '1' WHERE key = 'format_version'")
             try connection.execute("PRAGMA user_version = 1")

@@ -151,7 +151,7 @@ import TestSupport
     /// ranks of its phrases instead), ties by `photoID`.
     @Test func relevanceIsTheBM25OfTheWholeQuery() throws {
         let oracle = try SearchHarness.load().oracle
-        let connection = try Connection(path: try SharedCatalog.path(), mode: .readOnly)
+        let connection = try SQLiteConnection(path: try SharedCatalog.path(), mode: .readOnly)
         let sql = SearchIndex.phraseRanksQuery.replacingOccurrences(of: " ORDER BY rowid", with: "")
         var generator = SeededGenerator(seed: 0xB125)
         for _ in 0..<12 {

@@ -4,7 +4,7 @@ import CSQLite
 ///
 /// Not `Sendable`: SQLite connections are used by one thread at a time here
 /// (https://sqlite.org/threadsafe.html); share them through a serial owner.
-public final class Connection {
+public final class SQLiteConnection {
     public enum Mode: Sendable {
         case readOnly
         case readWriteCreate
@@ -133,3 +133,7 @@ public final class Connection {
         SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
 }
+
+/// A connection belongs to one thread at a time; share it only through a lock that owns it.
+@available(*, unavailable)
+extension SQLiteConnection: Sendable {}

@@ -9,7 +9,7 @@ func temporaryDatabasePath() throws -> (path: String, folder: URL) {
     return (folder.appendingPathComponent("test.sqlite").path, folder)
 }
 
-@Suite struct ConnectionTests {
+@Suite struct SQLiteConnectionTests {
     @Test(arguments: [
         SQLiteValue.null, .integer(-42), .integer(Int64.max), .real(40.729510), .text("Manhattan Avenue & Milton Street"),
         .text("ünïcødé ✓"), .blob([0, 1, 2, 255]),
@@ -17,7 +17,7 @@ func temporaryDatabasePath() throws -> (path: String, folder: URL) {
     func valuesRoundTrip(value: SQLiteValue) throws {
         let (path, folder) = try temporaryDatabasePath()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let connection = try Connection(path: path)
+        let connection = try SQLiteConnection(path: path)
         try connection.execute("CREATE TABLE t (v)")
         try connection.execute("INSERT INTO t (v) VALUES (?)", [value])
         let read = try connection.queryFirst("SELECT v FROM t") { row -> SQLiteValue in
@@ -36,7 +36,7 @@ func temporaryDatabasePath() throws -> (path: String, folder: URL) {
         struct Abort: Error {}
         let (path, folder) = try temporaryDatabasePath()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let connection = try Connection(path: path)
+        let connection = try SQLiteConnection(path: path)
         try connection.execute("CREATE TABLE t (v INTEGER)")
         #expect(throws: Abort.self) {
             try connection.transaction {
@@ -52,7 +52,7 @@ func temporaryDatabasePath() throws -> (path: String, folder: URL) {
     @Test func constraintViolationIsTypedAndNamesTheSQLButNotTheValues() throws {
         let (path, folder) = try temporaryDatabasePath()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let connection = try Connection(path: path)
+        let connection = try SQLiteConnection(path: path)
         try connection.execute("CREATE TABLE users (name TEXT UNIQUE)")
         let insert = "INSERT INTO users (name) VALUES (?)"
         try connection.execute(insert, ["secret-value"])
@@ -69,7 +69,7 @@ func temporaryDatabasePath() throws -> (path: String, folder: URL) {
     @Test func syntaxErrorIsReportedWithItsSQL() throws {
         let (path, folder) = try temporaryDatabasePath()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let connection = try Connection(path: path)
+        let connection = try SQLiteConnection(path: path)
         #expect {
             _ = try connection.prepare("SELEKT 1")
         } throws: { error in
@@ -80,14 +80,14 @@ func temporaryDatabasePath() throws -> (path: String, folder: URL) {
     @Test func readOnlyConnectionRefusesWrites() throws {
         let (path, folder) = try temporaryDatabasePath()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Connection(path: path).execute("CREATE TABLE t (v)")
-        let reader = try Connection(path: path, mode: .readOnly)
+        try SQLiteConnection(path: path).execute("CREATE TABLE t (v)")
+        let reader = try SQLiteConnection(path: path, mode: .readOnly)
         #expect(throws: SQLiteError.self) { try reader.execute("INSERT INTO t (v) VALUES (1)") }
     }
 
     @Test func openingAMissingFileReadOnlyFails() throws {
         let (path, folder) = try temporaryDatabasePath()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(throws: SQLiteError.self) { _ = try Connection(path: path, mode: .readOnly) }
+        #expect(throws: SQLiteError.self) { _ = try SQLiteConnection(path: path, mode: .readOnly) }
     }
 }
