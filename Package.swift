@@ -21,15 +21,18 @@ let package = Package(
         // The compiler's cache prefetch hint (a header-only shim).
         .systemLibrary(name: "CPrefetch"),
 
+        // The one owner of each file descriptor: closes it exactly once.
+        .target(name: "Descriptors"),
+
         // Thin, safe wrappers over them.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "Gzip", dependencies: ["CZlib"]),
+        .target(name: "Gzip", dependencies: ["CZlib", "Descriptors"]),
 
         // Our own HTTP/1.1 server: sockets, parser, connections, router. Knows nothing of photos or users.
         .target(
             name: "HTTPServer",
             dependencies: [
-                "CEpoll", "Gzip",
+                "CEpoll", "Descriptors", "Gzip",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -75,16 +78,17 @@ let package = Package(
         // Helpers shared by the tests: a raw HTTP client, temporary directories, a running server.
         .target(
             name: "TestSupport",
-            dependencies: ["HTTPServer", "API", "Catalog", "Accounts", "Explore", "Gzip", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["HTTPServer", "API", "Catalog", "Accounts", "Explore", "Gzip", "Descriptors", .product(name: "Logging", package: "swift-log")]
         ),
 
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
-        .testTarget(name: "GzipTests", dependencies: ["Gzip"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "GzipTests", dependencies: ["Gzip", "Descriptors"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Descriptors", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "API", "HTTPServer", "SQLite", "TestSupport"]),
         .testTarget(name: "ExploreTests", dependencies: ["Explore", "Catalog", "API", "HTTPServer", "TestSupport"]),
         .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "TestSupport"]),
+        .testTarget(name: "APITests", dependencies: ["API", "HTTPServer", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "Catalog", "SQLite", "TestSupport", "PastNYC"]),
     ]
 )

@@ -10,6 +10,8 @@ import Walks
 /// registered on one router, and the HTTP server that serves it.
 public final class Application: Sendable {
     public let server: HTTPServer
+    /// Every route of the API: what the server serves, and what in-memory tests run requests through.
+    public let router: Router
 
     /// Loads everything the routes need; the server does not listen until `start()`.
     public init(configuration: ApplicationConfiguration, logger: Logger) throws {
@@ -41,6 +43,7 @@ public final class Application: Sendable {
                 database: accounts.database, catalog: catalog, maximumPoints: configuration.maximumWalkPoints), catalog: catalog,
             photos: catalogRoutes.photoSummaries
         ).register(in: &router)
+        self.router = router
         server = HTTPServer(configuration: configuration.server, router: router, logger: logger)
     }
 

@@ -1,34 +1,43 @@
 import CZlib
-
+import Descriptors
 import Glibc
 
 /// Streams the decompressed bytes of a gzip file without holding the whole file in memory.
 ///
 /// Not `Sendable`: it owns a file descriptor and a zlib stream used by one thread.
 public final class GzipFileReader {
-    private let descriptor: Int32
+    private let file: FileDescriptor
     private var stream = z_stream()
     /// zlib keeps pointers into this buffer between calls, so it must not move: allocated once.
     private let input = UnsafeMutableBufferPointer<Bytef>.allocate(capacity: 64 * 1024)
     private var finished = false
 
-    public init(path: String) throws {
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    public convenience init(path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw GzipError(operation: "open \(path)", code: errno, message: String(cString: strerror(errno)))
         }
         // 15 + 32: zlib detects the gzip header itself.
-        let code = inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        try self.init(file: FileDescriptor(descriptor), windowBits: 15 + 32)
+    }
+
+    /// Reads `file` (owning it from now on) with zlib's `windowBits`.
+    ///
+    /// Every stored property is set before anything can throw, so a failure here still
+    /// runs `deinit`, which alone cleans up: `init` must not (it once freed `input` and
+    /// closed the descriptor here, and `deinit` did both again).
+    init(file: FileDescriptor, windowBits: Int32) throws {
+        self.file = file
+        let code = inflateInit2_(&stream, windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard code == Z_OK else {
-            close(descriptor)
-            input.deallocate()
             throw GzipError(operation: "inflateInit2", code: code, message: "cannot start")
         }
     }
 
     deinit {
+        // Harmless on a stream whose init failed: zlib left no state to free.
         inflateEnd(&stream)
-        close(descriptor)
+        file.close()
         input.deallocate()
     }
 
@@ -81,7 +90,7 @@ public final class GzipFileReader {
 
     private func fillInput() throws -> Int {
         while true {
-            let count = Glibc.read(descriptor, input.baseAddress, input.count)
+            let count = Glibc.read(file.rawValue, input.baseAddress, input.count)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw GzipError(operation: "read", code: errno, message: String(cString: strerror(errno)))

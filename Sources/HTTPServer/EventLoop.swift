@@ -1,5 +1,6 @@
 import Dispatch
 import CEpoll
+import Descriptors
 import Glibc
 import Synchronization
 
@@ -20,8 +21,8 @@ import Synchronization
 /// thread, inside `run()` and the tasks it drains.
 final class EventLoop: @unchecked Sendable {
     let context: ServerContext
-    private let epoll: Int32
-    private let wakeDescriptor: Int32
+    private let epoll: FileDescriptor
+    private let wakeDescriptor: FileDescriptor
     private let tasks = Mutex<[@Sendable () -> Void]>([])
 
     private var connections: [Int32: Connection] = [:]
@@ -43,20 +44,14 @@ final class EventLoop: @unchecked Sendable {
 
     init(context: ServerContext) throws(HTTPServerError) {
         self.context = context
-        epoll = try systemCallValue("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
-        do {
-            wakeDescriptor = try systemCallValue("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
-        } catch {
-            close(epoll)
-            throw error
-        }
-        let shortest = min(context.requestTimeout, context.idleTimeout) / 10
+        epoll = FileDescriptor(try systemCallValue("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) })
+        wakeDescriptor = FileDescriptor(try systemCallValue("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) })
+        let settings = context.connectionSettings
+        let shortest = min(settings.requestTimeout, settings.idleTimeout) / 10
         sweepInterval = min(max(shortest, 1_000_000), 100_000_000)
     }
 
     deinit {
-        close(wakeDescriptor)
-        close(epoll)
         readBuffer.deallocate()
     }
 
@@ -70,28 +65,28 @@ final class EventLoop: @unchecked Sendable {
         if wasEmpty {
             var one: UInt64 = 1
             // Can only fail with EAGAIN, when the counter is saturated: a wake-up is pending anyway.
-            _ = try? systemCall("write(eventfd)") { withUnsafeBytes(of: &one) { write(wakeDescriptor, $0.baseAddress, 8) } }
+            _ = try? systemCall("write(eventfd)") { withUnsafeBytes(of: &one) { write(wakeDescriptor.rawValue, $0.baseAddress, 8) } }
         }
     }
 
     /// The loop itself; returns once shutdown has closed every connection or was forced.
     func run() throws(HTTPServerError) {
-        try control(EPOLL_CTL_ADD, wakeDescriptor, events: EPOLLIN.rawValue)
+        try control(EPOLL_CTL_ADD, wakeDescriptor.rawValue, events: EPOLLIN.rawValue)
         try startListening()
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         while running {
             let timeout: Int32 = connections.isEmpty && acceptResumesAt == nil ? -1 : Int32(sweepInterval / 1_000_000)
             let count = try systemCallValue("epoll_wait") {
                 events.withUnsafeMutableBufferPointer { buffer in
-                    epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), timeout)
+                    epoll_wait(epoll.rawValue, buffer.baseAddress, Int32(buffer.count), timeout)
                 }
             }
             for index in 0..<Int(count) {
                 let descriptor = events[index].data.fd
                 let flags = events[index].events
-                if descriptor == wakeDescriptor {
+                if descriptor == wakeDescriptor.rawValue {
                     drainTasks()
-                } else if descriptor == context.listenDescriptor {
+                } else if descriptor == context.listenSocket.rawValue {
                     acceptConnections()
                 } else if let connection = connections[descriptor] {
                     connection.handle(events: flags)
@@ -114,7 +109,7 @@ final class EventLoop: @unchecked Sendable {
     func beginShutdown(stoppedAccepting: DispatchGroup) {
         shuttingDown = true
         if listening {
-            _ = try? control(EPOLL_CTL_DEL, context.listenDescriptor, events: 0)
+            _ = try? control(EPOLL_CTL_DEL, context.listenSocket.rawValue, events: 0)
             listening = false
         }
         acceptResumesAt = nil
@@ -137,7 +132,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     func connectionClosed(_ connection: Connection) {
-        connections.removeValue(forKey: connection.descriptor)
+        connections.removeValue(forKey: connection.socket.rawValue)
         context.openConnections.subtract(1, ordering: .relaxed)
         if shuttingDown && connections.isEmpty { running = false }
     }
@@ -153,7 +148,7 @@ final class EventLoop: @unchecked Sendable {
     private func drainTasks() {
         var counter: UInt64 = 0
         // Resets the counter; EAGAIN (already reset by an earlier drain) is harmless.
-        _ = try? systemCall("read(eventfd)") { withUnsafeMutableBytes(of: &counter) { read(wakeDescriptor, $0.baseAddress, 8) } }
+        _ = try? systemCall("read(eventfd)") { withUnsafeMutableBytes(of: &counter) { read(wakeDescriptor.rawValue, $0.baseAddress, 8) } }
         let batch = tasks.withLock { queue in
             let batch = queue
             queue.removeAll(keepingCapacity: true)
@@ -164,7 +159,7 @@ final class EventLoop: @unchecked Sendable {
 
     private func startListening() throws(HTTPServerError) {
         guard !shuttingDown else { return }
-        try control(EPOLL_CTL_ADD, context.listenDescriptor, events: EPOLLIN.rawValue | EPOLLEXCLUSIVE.rawValue)
+        try control(EPOLL_CTL_ADD, context.listenSocket.rawValue, events: EPOLLIN.rawValue | EPOLLEXCLUSIVE.rawValue)
         listening = true
     }
 
@@ -177,7 +172,7 @@ final class EventLoop: @unchecked Sendable {
                 result = try withUnsafeMutablePointer(to: &address) { pointer throws(HTTPServerError) in
                     try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(HTTPServerError) in
                         try systemCall("accept4") {
-                            accept4(context.listenDescriptor, raw, &length, Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue))
+                            accept4(context.listenSocket.rawValue, raw, &length, Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue))
                         }
                     }
                 }
@@ -192,7 +187,7 @@ final class EventLoop: @unchecked Sendable {
             }
             switch result {
             case .done(let descriptor):
-                adopt(descriptor, address: address)
+                adopt(FileDescriptor(descriptor), address: address)
             case .wouldBlock:
                 return
             }
@@ -201,18 +196,19 @@ final class EventLoop: @unchecked Sendable {
 
     private func pauseAccepting() {
         guard listening else { return }
-        _ = try? control(EPOLL_CTL_DEL, context.listenDescriptor, events: 0)
+        _ = try? control(EPOLL_CTL_DEL, context.listenSocket.rawValue, events: 0)
         listening = false
         acceptResumesAt = MonotonicClock.now() + Self.acceptPause
     }
 
-    private func adopt(_ descriptor: Int32, address: sockaddr_in) {
+    private func adopt(_ socket: FileDescriptor, address: sockaddr_in) {
         let open = context.openConnections.add(1, ordering: .relaxed).newValue
         guard open <= context.configuration.maxConnections, !shuttingDown else {
             context.openConnections.subtract(1, ordering: .relaxed)
-            Glibc.close(descriptor)
+            socket.close()
             return
         }
+        let descriptor = socket.rawValue
         do throws(HTTPServerError) {
             // Responses go out in one write each; Nagle would only delay them.
             var enable: Int32 = 1
@@ -222,14 +218,13 @@ final class EventLoop: @unchecked Sendable {
             try control(EPOLL_CTL_ADD, descriptor, events: EPOLLIN.rawValue)
         } catch {
             context.openConnections.subtract(1, ordering: .relaxed)
-            Glibc.close(descriptor)
+            socket.close()
             return
         }
         nextConnectionID &+= 1
-        let connection = Connection(
-            descriptor: descriptor, id: nextConnectionID, remoteAddress: Self.describe(address), loop: self)
-        connections[descriptor] = connection
-        connection.started(now: MonotonicClock.now())
+        connections[descriptor] = Connection(
+            socket: socket, id: nextConnectionID, remoteAddress: Self.describe(address), loop: self,
+            acceptedAt: MonotonicClock.now())
     }
 
     private func sweep(now: UInt64) {
@@ -242,13 +237,13 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         for connection in connections.values where connection.deadline <= now {
-            connection.deadlinePassed()
+            connection.tick(now: now)
         }
     }
 
     private func control(_ operation: Int32, _ descriptor: Int32, events: UInt32) throws(HTTPServerError) {
         var event = epoll_event(events: events, data: epoll_data_t(fd: descriptor))
-        _ = try systemCallValue("epoll_ctl") { epoll_ctl(epoll, operation, descriptor, &event) }
+        _ = try systemCallValue("epoll_ctl") { epoll_ctl(epoll.rawValue, operation, descriptor, &event) }
     }
 
     private static func describe(_ address: sockaddr_in) -> String {

@@ -1,4 +1,5 @@
 import CEpoll
+import Descriptors
 import Dispatch
 import Glibc
 import Logging
@@ -7,10 +8,12 @@ import Synchronization
 /// An HTTP/1.1 server on non-blocking sockets: one epoll event loop per core sharing a
 /// listening socket, and a pool of worker threads for blocking handlers.
 ///
-/// `@unchecked Sendable`: the mutable state (`state`) lives in a `Mutex`; the other stored
-/// properties are immutable after `init`, and the loops, pool and context they reach are
-/// `Sendable` themselves. `shutdown()` may be called from any thread, e.g. a signal handler's queue.
-public final class HTTPServer: @unchecked Sendable {
+/// The process must ignore `SIGPIPE` (the executable does, at start): a peer that hangs
+/// up must not kill it. The server's own sends use `MSG_NOSIGNAL` anyway.
+///
+/// `Sendable`: the mutable state lives in a `Mutex`, everything else is immutable, so
+/// `shutdown()` may be called from any thread, e.g. a signal handler's queue.
+public final class HTTPServer: Sendable {
     private let configuration: HTTPServerConfiguration
     private let router: Router
     private let logger: Logger
@@ -22,7 +25,7 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private struct Running {
-        var listenDescriptor: Int32
+        var listenSocket: FileDescriptor
         var port: Int
         var loops: [EventLoop]
         var threads: [NativeThread]
@@ -52,14 +55,11 @@ public final class HTTPServer: @unchecked Sendable {
     public func start() throws {
         try state.withLock { phase throws(HTTPServerError) in
             guard case .idle = phase else { throw .notStartable }
-            // A peer that hangs up must not kill the process: sends use MSG_NOSIGNAL too.
-            signal(SIGPIPE, SIG_IGN)
-            Self.raiseDescriptorLimit()
-            let (descriptor, port) = try Self.listen(host: configuration.host, port: configuration.port)
+            let (socket, port) = try Self.listen(host: configuration.host, port: configuration.port)
             do throws(HTTPServerError) {
-                phase = .running(try startLoops(listenDescriptor: descriptor, port: port))
+                phase = .running(try startLoops(listenSocket: socket, port: port))
             } catch {
-                Glibc.close(descriptor)
+                socket.close()
                 throw error
             }
         }
@@ -83,7 +83,7 @@ public final class HTTPServer: @unchecked Sendable {
             }
             stoppedAccepting.wait()
             // No loop polls it any more: closing it now refuses new connections.
-            Glibc.close(running.listenDescriptor)
+            running.listenSocket.close()
             let graceEnds = DispatchTime.now() + .nanoseconds(Int(clamping: configuration.shutdownGracePeriod.nanoseconds))
             if running.finished.wait(timeout: graceEnds) == .timedOut {
                 logger.warning("shutdown grace period ended; closing the remaining connections")
@@ -95,11 +95,11 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    private func startLoops(listenDescriptor: Int32, port: Int) throws(HTTPServerError) -> Running {
+    private func startLoops(listenSocket: FileDescriptor, port: Int) throws(HTTPServerError) -> Running {
         let workers = try WorkerPool(threadCount: configuration.workerThreads)
         let context = ServerContext(
             configuration: configuration, router: router, logger: logger, workers: workers,
-            listenDescriptor: listenDescriptor)
+            listenSocket: listenSocket)
         let loopCount = Self.usableCPUCount()
         var loops: [EventLoop] = []
         var threads: [NativeThread] = []
@@ -120,7 +120,7 @@ public final class HTTPServer: @unchecked Sendable {
                 })
         }
         return Running(
-            listenDescriptor: listenDescriptor, port: port, loops: loops, threads: threads, workers: workers,
+            listenSocket: listenSocket, port: port, loops: loops, threads: threads, workers: workers,
             finished: finished)
     }
 
@@ -135,25 +135,18 @@ public final class HTTPServer: @unchecked Sendable {
         return max(1, count)
     }
 
-    /// Lifts the soft `RLIMIT_NOFILE` to the hard limit: each connection is a descriptor.
-    private static func raiseDescriptorLimit() {
-        var limit = rlimit()
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        setrlimit(resource, &limit)
-    }
-
-    private static func listen(host: String, port: Int) throws(HTTPServerError) -> (Int32, Int) {
+    private static func listen(host: String, port: Int) throws(HTTPServerError) -> (FileDescriptor, Int) {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
         guard port >= 0, port <= 65535, inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
             throw .invalidHost(host)
         }
-        let descriptor = try systemCallValue("socket") {
-            socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        }
+        let socket = FileDescriptor(
+            try systemCallValue("socket") {
+                Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+            })
+        let descriptor = socket.rawValue
         do {
             var enable: Int32 = 1
             _ = try systemCallValue("setsockopt(SO_REUSEADDR)") {
@@ -172,9 +165,9 @@ public final class HTTPServer: @unchecked Sendable {
                     try systemCallValue("getsockname") { getsockname(descriptor, raw, &length) }
                 }
             }
-            return (descriptor, Int(UInt16(bigEndian: bound.sin_port)))
+            return (socket, Int(UInt16(bigEndian: bound.sin_port)))
         } catch {
-            Glibc.close(descriptor)
+            socket.close()
             throw error
         }
     }

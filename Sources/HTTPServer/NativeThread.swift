@@ -2,8 +2,8 @@ import Glibc
 
 /// A POSIX thread running a closure; `join()` waits for it. The server runs its event
 /// loops and workers on threads of its own, so their blocking calls never starve Dispatch.
-struct NativeThread: @unchecked Sendable {
-    // @unchecked: a pthread_t is a plain handle; joining it from another thread is what it is for.
+/// `Sendable`: a `pthread_t` is a plain number; joining it from another thread is what it is for.
+struct NativeThread: Sendable {
     private let handle: pthread_t
 
     private final class Body {

@@ -1,27 +1,22 @@
+import Descriptors
 import Logging
 import Synchronization
 
-/// What every event loop shares: immutable settings, the router, the worker pool and
-/// the count of open connections (atomic, as every loop accepts).
+/// What every event loop shares: immutable settings, the router, the worker pool, the
+/// listening socket and the count of open connections (atomic, as every loop accepts).
 final class ServerContext: Sendable {
     let configuration: HTTPServerConfiguration
-    let limits: ParseLimits
-    let router: Router
+    let connectionSettings: ConnectionSettings
     let logger: Logger
     let workers: WorkerPool
-    let listenDescriptor: Int32
+    let listenSocket: FileDescriptor
     let openConnections = Atomic<Int>(0)
-    let requestTimeout: UInt64
-    let idleTimeout: UInt64
 
-    init(configuration: HTTPServerConfiguration, router: Router, logger: Logger, workers: WorkerPool, listenDescriptor: Int32) {
+    init(configuration: HTTPServerConfiguration, router: Router, logger: Logger, workers: WorkerPool, listenSocket: FileDescriptor) {
         self.configuration = configuration
-        self.limits = configuration.parseLimits
-        self.router = router
+        self.connectionSettings = ConnectionSettings(configuration: configuration, router: router)
         self.logger = logger
         self.workers = workers
-        self.listenDescriptor = listenDescriptor
-        self.requestTimeout = configuration.headReadTimeout.nanoseconds
-        self.idleTimeout = configuration.idleTimeout.nanoseconds
+        self.listenSocket = listenSocket
     }
 }

@@ -53,6 +53,7 @@ struct ServeCommand: ParsableCommand {
         configuration.openAPIPath = openapi
         configuration.passwordCost = passwordCost.cost
 
+        ServingProcess.prepare()
         let application = try Application(configuration: configuration, logger: logger)
         try application.start()
         ShutdownSignals.wait()

@@ -1,3 +1,4 @@
+import Descriptors
 import Glibc
 
 /// A test client speaking HTTP/1.1 over a plain blocking socket, byte for byte as the
@@ -23,6 +24,44 @@ public final class RawHTTPClient {
         }
 
         public var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+        /// Removes the first whole response from the front of `bytes`; nil while it is
+        /// incomplete. `forHead` as in `readResponse`.
+        public static func take(from bytes: inout [UInt8], forHead: Bool = false) throws -> Response? {
+            guard let headEnd = headEnd(in: bytes) else { return nil }
+            let headText = String(decoding: bytes[..<headEnd], as: UTF8.self)
+            var lines = headText.split(separator: "\r\n", omittingEmptySubsequences: false)
+            let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2)
+            guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
+                throw ClientError.malformedResponse("status line \(headText.prefix(80))")
+            }
+            var headers: [(name: String, value: String)] = []
+            for line in lines {
+                guard let colon = line.firstIndex(of: ":") else { throw ClientError.malformedResponse("field \(line)") }
+                headers.append((String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingSpaces()))
+            }
+            var response = Response(
+                version: String(statusLine[0]), status: status, reason: statusLine.count > 2 ? String(statusLine[2]) : "",
+                headers: headers, body: [])
+            var length = 0
+            if !forHead, let lengthText = response.header("Content-Length") {
+                guard let declared = Int(lengthText) else { throw ClientError.malformedResponse("Content-Length \(lengthText)") }
+                length = declared
+            }
+            let bodyStart = headEnd + 4
+            guard bytes.count - bodyStart >= length else { return nil }
+            response.body = Array(bytes[bodyStart..<(bodyStart + length)])
+            bytes.removeFirst(bodyStart + length)
+            return response
+        }
+
+        /// Where the header section's closing empty line starts.
+        private static func headEnd(in bytes: [UInt8]) -> Int? {
+            guard bytes.count >= 4 else { return nil }
+            return (0...(bytes.count - 4)).first { index in
+                bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10
+            }
+        }
     }
 
     public enum ClientError: Error, CustomStringConvertible {
@@ -41,15 +80,25 @@ public final class RawHTTPClient {
         }
     }
 
-    private let descriptor: Int32
+    private let socket: FileDescriptor
+    private var descriptor: Int32 { socket.rawValue }
     private var buffer: [UInt8] = []
     private var closedByPeer = false
 
     /// Connects to 127.0.0.1:`port`; reads give up after `timeout`.
-    public init(port: Int, timeout: Duration = .seconds(5)) throws {
+    public convenience init(port: Int, timeout: Duration = .seconds(5)) throws {
         // Close-on-exec: a server process another test spawns must not inherit this connection.
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw ClientError.systemCall("socket", errno: errno) }
+        try self.init(socket: FileDescriptor(descriptor), port: port, timeout: timeout)
+    }
+
+    /// Connects `socket` (owning it from now on). Every stored property is set before
+    /// anything can throw, so `deinit` runs on failure too and alone closes the socket:
+    /// `init` must not (it once did, and `deinit` closed the number a second time).
+    init(socket: FileDescriptor, port: Int, timeout: Duration) throws {
+        self.socket = socket
+        let descriptor = socket.rawValue
         let (seconds, attoseconds) = timeout.components
         var interval = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
@@ -63,15 +112,11 @@ public final class RawHTTPClient {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard result == 0 else {
-            let code = errno
-            Glibc.close(descriptor)
-            throw ClientError.systemCall("connect", errno: code)
-        }
+        guard result == 0 else { throw ClientError.systemCall("connect", errno: errno) }
     }
 
     deinit {
-        Glibc.close(descriptor)
+        socket.close()
     }
 
     public func send(_ text: String) throws {
@@ -95,29 +140,11 @@ public final class RawHTTPClient {
     /// Reads one response. `forHead`: the request was HEAD, so no body follows whatever
     /// `Content-Length` says. Responses without `Content-Length` (1xx, 204, 304) have no body.
     public func readResponse(forHead: Bool = false) throws -> Response {
-        let headEnd = try readUntilHeadEnd()
-        let headText = String(decoding: buffer[..<headEnd], as: UTF8.self)
-        buffer.removeFirst(headEnd + 4)
-        var lines = headText.split(separator: "\r\n", omittingEmptySubsequences: false)
-        let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2)
-        guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
-            throw ClientError.malformedResponse("status line \(headText.prefix(80))")
+        while true {
+            if let response = try Response.take(from: &buffer, forHead: forHead) { return response }
+            guard !closedByPeer else { throw ClientError.closedBeforeResponse(received: buffer.count) }
+            try receive()
         }
-        var headers: [(name: String, value: String)] = []
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { throw ClientError.malformedResponse("field \(line)") }
-            headers.append((String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingSpaces()))
-        }
-        var response = Response(
-            version: String(statusLine[0]), status: status, reason: statusLine.count > 2 ? String(statusLine[2]) : "",
-            headers: headers, body: [])
-        if !forHead, let lengthText = response.header("Content-Length") {
-            guard let length = Int(lengthText) else { throw ClientError.malformedResponse("Content-Length \(lengthText)") }
-            try fill(atLeast: length)
-            response.body = Array(buffer[..<length])
-            buffer.removeFirst(length)
-        }
-        return response
     }
 
     /// Waits until the server closes the connection; true if it did before the timeout.
@@ -137,28 +164,6 @@ public final class RawHTTPClient {
 
     /// Bytes received but not yet consumed by `readResponse`.
     public var unreadBytes: [UInt8] { buffer }
-
-    private func readUntilHeadEnd() throws -> Int {
-        var searchFrom = 0
-        while true {
-            if buffer.count >= 4 {
-                for index in searchFrom...(buffer.count - 4)
-                where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
-                    return index
-                }
-                searchFrom = buffer.count - 3
-            }
-            guard !closedByPeer else { throw ClientError.closedBeforeResponse(received: buffer.count) }
-            try receive()
-        }
-    }
-
-    private func fill(atLeast count: Int) throws {
-        while buffer.count < count {
-            guard !closedByPeer else { throw ClientError.closedBeforeResponse(received: buffer.count) }
-            try receive()
-        }
-    }
 
     private func receive() throws {
         var chunk = [UInt8](repeating: 0, count: 65536)

@@ -2,17 +2,20 @@ import API
 import Accounts
 import Catalog
 import Foundation
+import HTTPServer
 import Logging
 
 /// The whole application, booted for real on 127.0.0.1 and an ephemeral port, with its
 /// own temporary data directory and a cheap password cost. Shut down on release.
+/// With `listening: false` it never opens a socket: tests talk to it through
+/// `inMemoryClient()`, the same request pipeline without the network.
 /// `Sendable`: immutable, so a suite may share one.
 public final class TestApplication: Sendable {
     public let application: Application
     public let dataDirectory: TemporaryDirectory
 
     /// - Parameter maximumWalkPoints: accepted points per walk; lower it to reach the cap quickly.
-    public init(passwordCost: ScryptCost = .test, maximumWalkPoints: Int? = nil) throws {
+    public init(passwordCost: ScryptCost = .test, maximumWalkPoints: Int? = nil, listening: Bool = true) throws {
         dataDirectory = try TemporaryDirectory(prefix: "past-nyc-app")
         // Copying a catalog built once per process keeps each test's start fast; the
         // application still checks its data hashes and would rebuild a stale one.
@@ -30,6 +33,9 @@ public final class TestApplication: Sendable {
         var logger = Logger(label: "test-application")
         logger.logLevel = .critical
         application = try Application(configuration: configuration, logger: logger)
+        guard listening else { return }
+        // What the executable does for itself: a client that hangs up must not kill the test process.
+        signal(SIGPIPE, SIG_IGN)
         try application.start()
     }
 
@@ -42,6 +48,11 @@ public final class TestApplication: Sendable {
     /// A new keep-alive connection to the application.
     public func connect() throws -> RawHTTPClient {
         try RawHTTPClient(port: port)
+    }
+
+    /// A new connection to the application's routes without a socket.
+    public func inMemoryClient() -> InMemoryHTTPClient {
+        InMemoryHTTPClient(router: application.router)
     }
 }
 

@@ -30,35 +30,28 @@ import TestSupport
         }
     }
 
+    // The timeouts themselves are tested with a fake clock (ConnectionTimeoutTests);
+    // these show the event loop's sweep drives them on real sockets.
+
     @Test func slowHeadGets408WhileOthersAreServed() throws {
         try TestServer.with({ $0.headReadTimeout = .milliseconds(300) }) { server in
             let slow = try server.client()
             try slow.send("GET /hello HTTP/1.1\r\nHost: t\r\n")
-            let started = ContinuousClock.now
             let other = try server.client()
             try other.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(try other.readResponse().status == 200)
             let response = try slow.readResponse()
             #expect(response.status == 408)
-            #expect(ContinuousClock.now - started >= .milliseconds(250))
             #expect(response.header("Connection") == "close")
             #expect(try slow.waitForClose())
         }
     }
 
-    @Test func trickledHeadStillTimesOut() throws {
+    @Test func aConnectionThatNeverSendsAByteIsClosed() throws {
         try TestServer.with({ $0.headReadTimeout = .milliseconds(300) }) { server in
-            // The short read timeout paces the client: one byte, then up to 60 ms waiting for a close.
-            let slow = try server.client(timeout: .milliseconds(60))
-            let bytes = Array("GET /hello HTTP/1.1\r\nHost: t\r\nX-Slow: abcdefghijklmnopqrstuvwxyz".utf8)
-            var closed = false
-            for byte in bytes where !closed {
-                try slow.send([byte])
-                closed = try slow.waitForClose()
-            }
-            // Sending every byte takes over 2 s; a deadline that each byte extended would never fire.
-            #expect(closed)
-            #expect(try slow.readResponse().status == 408)
+            let silent = try server.client()
+            #expect(try silent.waitForClose())
+            #expect(try silent.readResponse().status == 408)
         }
     }
 
@@ -67,9 +60,8 @@ import TestSupport
             let client = try server.client()
             try client.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(try client.readResponse().status == 200)
-            let started = ContinuousClock.now
             #expect(try client.waitForClose())
-            #expect(ContinuousClock.now - started >= .milliseconds(250))
+            #expect(client.unreadBytes.isEmpty)
         }
     }
 }

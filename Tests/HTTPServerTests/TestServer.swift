@@ -20,7 +20,9 @@ struct TestServer {
     /// Signalled by `/gate`'s handler when it starts, so a test knows a request is in flight.
     final class Signals: Sendable {
         let slowStarted = Mutex(0)
-        /// `/gated` answers only once this is signalled (or after 5 s).
+        /// `/gated` answers counted as they finish.
+        let gatedFinished = Mutex(0)
+        /// `/gated` answers only once this is signalled (or after 30 s).
         let gate = DispatchSemaphore(value: 0)
     }
 
@@ -52,7 +54,8 @@ struct TestServer {
         })
         router.add(.get, "/gated", .blocking { _ in
             signals.slowStarted.withLock { $0 += 1 }
-            _ = signals.gate.wait(timeout: .now() + 5)
+            _ = signals.gate.wait(timeout: .now() + 30)
+            signals.gatedFinished.withLock { $0 += 1 }
             return .json(Array(#"{"gated":true}"#.utf8))
         })
         router.add(.get, "/conflict", .immediate { _ in
@@ -74,6 +77,8 @@ struct TestServer {
         configuration.port = 0
         configuration.workerThreads = 4
         configure(&configuration)
+        // What the executable does for itself: a client that hangs up must not kill the test process.
+        signal(SIGPIPE, SIG_IGN)
         signals = Signals()
         server = HTTPServer(
             configuration: configuration, router: Self.router(signals: signals),

@@ -1,0 +1,19 @@
+/// What every connection's state machine reads and never changes: the routes, the
+/// parse limits and the timeouts, in nanoseconds of the monotonic clock.
+final class ConnectionSettings: Sendable {
+    let router: Router
+    let limits: ParseLimits
+    /// Reading a request's head and body; the first request's counts from the accept.
+    let requestTimeout: UInt64
+    /// A keep-alive connection between requests, and a write that makes no progress.
+    let idleTimeout: UInt64
+    /// The lingering close after a closing response.
+    let lingerTimeout: UInt64 = 1_000_000_000
+
+    init(configuration: HTTPServerConfiguration, router: Router) {
+        self.router = router
+        self.limits = configuration.parseLimits
+        self.requestTimeout = configuration.headReadTimeout.nanoseconds
+        self.idleTimeout = configuration.idleTimeout.nanoseconds
+    }
+}

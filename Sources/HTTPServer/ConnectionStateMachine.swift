@@ -1,0 +1,322 @@
+/// The logic of one HTTP/1.1 connection without its socket, its thread or a clock:
+/// events go in (bytes received, a write finished or blocked, a handler's response,
+/// a tick of the clock, shutdown) and each returns the one `ConnectionAction` the I/O
+/// shell (`Connection`, or `InMemoryConnection` in tests) performs next. Every
+/// deadline lives here and is measured against the `now` each event carries, so tests
+/// drive the timeouts with a fake clock instead of waiting for them.
+///
+/// Requests are handled strictly one at a time: the next pipelined request is parsed
+/// only after the previous response is fully written, which keeps responses in order
+/// and stops reading while a response is pending (back-pressure).
+struct ConnectionStateMachine {
+    private enum State {
+        case readingHead
+        case readingBody(Exchange, framing: BodyFraming)
+        case awaitingHandler(Exchange)
+        /// After a closing response: write side shut, reading and discarding until the
+        /// peer closes, so unread request bytes do not turn our close into a reset that
+        /// destroys the response in flight (RFC 9112 §9.6).
+        case lingering
+        case closed
+    }
+
+    /// A request being answered: what the response and the access log need.
+    private struct Exchange {
+        var head: RequestHead
+        var requestID: String
+        var startedAt: UInt64
+        var match: Router.Match
+    }
+
+    /// Which timeout `deadline` stands for.
+    enum DeadlineKind: Equatable {
+        /// Reading a request head and body. The first request's counts from the accept,
+        /// as nginx's `client_header_timeout` does, so a connection that never sends a
+        /// byte is closed too; later ones count from their first byte.
+        case request
+        /// A keep-alive connection between requests.
+        case idle
+        /// A response the peer does not read: counts from the last progress.
+        case write
+        /// The lingering close after a closing response.
+        case linger
+    }
+
+    private let settings: ConnectionSettings
+    private let remoteAddress: String
+    /// Request ids for requests that bring no acceptable `X-Request-ID`.
+    private let makeRequestID: () -> String
+
+    private var state = State.readingHead
+    private var inbound: [UInt8] = []
+    private var inboundStart = 0
+    private var body: [UInt8] = []
+    private var chunkedDecoder: ChunkedBodyDecoder?
+    private var closeAfterWrite = false
+    /// The shell holds bytes not yet written; nothing more is parsed until they are.
+    private var writing = false
+    private var shuttingDown = false
+    /// When the current timeout fires; `.max` while a handler runs.
+    private(set) var deadline: UInt64 = .max
+    private(set) var deadlineKind = DeadlineKind.request
+
+    /// A connection accepted at `now`: the first request's head must arrive within the request timeout.
+    init(settings: ConnectionSettings, remoteAddress: String, acceptedAt now: UInt64, makeRequestID: @escaping () -> String) {
+        self.settings = settings
+        self.remoteAddress = remoteAddress
+        self.makeRequestID = makeRequestID
+        setDeadline(.request, now: now)
+    }
+
+    var isClosed: Bool {
+        if case .closed = state { return true }
+        return false
+    }
+
+    // MARK: Events
+
+    /// Bytes read from the peer.
+    mutating func received(_ bytes: UnsafeRawBufferPointer, now: UInt64) -> ConnectionAction {
+        switch state {
+        case .closed: return .none
+        case .lingering: return .none
+        default: break
+        }
+        if inboundStart == inbound.count {
+            inbound.removeAll(keepingCapacity: true)
+            inboundStart = 0
+        } else if inboundStart > 0 {
+            // Keep only the unparsed tail (a partial pipelined request), so the buffer cannot grow without bound.
+            inbound.removeSubrange(0..<inboundStart)
+            inboundStart = 0
+        }
+        inbound.append(contentsOf: bytes)
+        return drive(now: now)
+    }
+
+    /// The peer closed its side, or reading or writing failed: nothing more can be said.
+    mutating func peerClosed() -> ConnectionAction {
+        close()
+    }
+
+    /// Everything handed over with `.sendContinue` and `.respond` is written.
+    mutating func writeFinished(now: UInt64) -> ConnectionAction {
+        guard writing else { return .none }
+        writing = false
+        if closeAfterWrite, case .readingHead = state {
+            state = .lingering
+            setDeadline(.linger, now: now)
+            return .linger
+        }
+        if deadlineKind == .write { setDeadline(.idle, now: now) }
+        return drive(now: now)
+    }
+
+    /// The socket took only part (`progressed`) or none of the bytes; wait until it is writable.
+    mutating func writeBlocked(progressed: Bool, now: UInt64) -> ConnectionAction {
+        if deadlineKind != .write || progressed { setDeadline(.write, now: now) }
+        return .awaitWritable
+    }
+
+    /// The response to the request handed over with `.handle`.
+    mutating func handlerFinished(_ response: HTTPResponse, now: UInt64) -> ConnectionAction {
+        guard case .awaitingHandler(let exchange) = state else { return .none }
+        return respond(response, to: exchange, now: now)
+    }
+
+    /// The clock reached `now`: acts on a passed deadline.
+    mutating func tick(now: UInt64) -> ConnectionAction {
+        guard now >= deadline else { return .none }
+        switch deadlineKind {
+        case .request:
+            switch state {
+            case .readingHead, .readingBody:
+                return respondToInvalid(.requestTimeout, detail: "The request was not received in time.", now: now)
+            default:
+                return close()
+            }
+        case .idle, .write, .linger:
+            return close()
+        }
+    }
+
+    /// The server is stopping: close now if no request is in progress, else let the
+    /// current one finish and close after its response.
+    mutating func shutdownRequested() -> ConnectionAction {
+        shuttingDown = true
+        if case .readingHead = state, inboundStart == inbound.count, !writing {
+            return close()
+        }
+        return .none
+    }
+
+    // MARK: Reading
+
+    /// Advances the connection as far as the buffered bytes allow.
+    private mutating func drive(now: UInt64) -> ConnectionAction {
+        while true {
+            if writing { return .none }
+            switch state {
+            case .closed:
+                return .none
+            case .lingering:
+                return .awaitReadable
+            case .awaitingHandler:
+                return .none
+            case .readingHead:
+                guard inboundStart < inbound.count else {
+                    if shuttingDown { return close() }
+                    return .awaitReadable
+                }
+                if deadlineKind != .request { setDeadline(.request, now: now) }
+                let result = inbound.withUnsafeBufferPointer { buffer in
+                    RequestHeadParser.parse(UnsafeBufferPointer(rebasing: buffer[inboundStart...]), limits: settings.limits)
+                }
+                switch result {
+                case .incomplete:
+                    return .awaitReadable
+                case .invalid(let status, let reason):
+                    return respondToInvalid(status, detail: reason, now: now)
+                case .complete(let head, let consumed):
+                    inboundStart += consumed
+                    if let action = begin(head, now: now) { return action }
+                }
+            case .readingBody(let exchange, let framing):
+                return readBody(exchange, framing: framing, now: now) ?? .awaitReadable
+            }
+        }
+    }
+
+    /// Starts answering a parsed head: route it, then read its body or dispatch it.
+    /// Returns an action when one must be performed before reading on.
+    private mutating func begin(_ head: RequestHead, now: UInt64) -> ConnectionAction? {
+        let sentID = head.headers["X-Request-ID"]
+        let requestID = sentID.flatMap { RequestID.isAcceptable($0) ? $0 : nil } ?? makeRequestID()
+        let exchange = Exchange(
+            head: head, requestID: requestID, startedAt: now, match: settings.router.match(head.method, path: head.path))
+        body.removeAll(keepingCapacity: true)
+        switch head.framing {
+        case .none:
+            return dispatch(exchange)
+        case .contentLength, .chunked:
+            var sendContinue = false
+            if head.expectsContinue {
+                if case .found = exchange.match {
+                    // RFC 9110 §10.1.1: the client waits for this before sending the body.
+                    sendContinue = inboundStart == inbound.count
+                } else {
+                    // The body is not wanted: answer now, without reading it, and close.
+                    closeAfterWrite = true
+                    return dispatch(exchange)
+                }
+            }
+            chunkedDecoder = head.framing == .chunked ? ChunkedBodyDecoder(maxBodyBytes: settings.limits.maxBodyBytes) : nil
+            state = .readingBody(exchange, framing: head.framing)
+            guard sendContinue else { return nil }
+            writing = true
+            return .sendContinue
+        }
+    }
+
+    /// Moves buffered body bytes into `body`; an action once the body is done or refused,
+    /// nil while more is needed.
+    private mutating func readBody(_ exchange: Exchange, framing: BodyFraming, now: UInt64) -> ConnectionAction? {
+        switch framing {
+        case .none:
+            return dispatch(exchange)
+        case .contentLength(let length):
+            let take = min(length - body.count, inbound.count - inboundStart)
+            body.append(contentsOf: inbound[inboundStart..<(inboundStart + take)])
+            inboundStart += take
+            guard body.count == length else { return nil }
+            return dispatch(exchange)
+        case .chunked:
+            guard var decoder = chunkedDecoder else { return nil }
+            let progress = inbound.withUnsafeBufferPointer { buffer in
+                decoder.decode(UnsafeBufferPointer(rebasing: buffer[inboundStart...]), into: &body)
+            }
+            chunkedDecoder = decoder
+            switch progress {
+            case .incomplete(let consumed):
+                inboundStart += consumed
+                return nil
+            case .complete(let consumed):
+                inboundStart += consumed
+                chunkedDecoder = nil
+                return dispatch(exchange)
+            case .invalid(let status, let reason):
+                chunkedDecoder = nil
+                return respondToInvalid(status, detail: reason, exchange: exchange, now: now)
+            }
+        }
+    }
+
+    /// Hands the complete request to the shell, which runs it through `RequestPipeline`.
+    private mutating func dispatch(_ exchange: Exchange) -> ConnectionAction {
+        let head = exchange.head
+        var request = HTTPRequest(
+            method: head.method, target: head.target, path: head.path, queryItems: head.queryItems,
+            version: head.version, headers: head.headers, body: body, remoteAddress: remoteAddress,
+            requestID: exchange.requestID)
+        body = []
+        if case .found(_, let pathParameters) = exchange.match { request.pathParameters = pathParameters }
+        state = .awaitingHandler(exchange)
+        // The handler may take its time; the request deadline covered only the reading.
+        deadline = .max
+        return .handle(request, exchange.match)
+    }
+
+    // MARK: Writing
+
+    /// Answers a request that could not be read (malformed, too large, too slow), then closes.
+    private mutating func respondToInvalid(
+        _ status: HTTPStatus, detail: String, exchange: Exchange? = nil, now: UInt64
+    ) -> ConnectionAction {
+        closeAfterWrite = true
+        let response = HTTPError(status, detail: detail).problemResponse
+        if let exchange {
+            return respond(response, to: exchange, now: now)
+        }
+        let placeholder = RequestHead(
+            method: .get, target: "", path: "", queryItems: [], version: .http1_1, headers: HTTPHeaders(),
+            framing: .none, keepAlive: false, expectsContinue: false)
+        return respond(
+            response, to: Exchange(head: placeholder, requestID: makeRequestID(), startedAt: now, match: .notFound),
+            logPath: "-", logMethod: HTTPMethod(rawValue: "-"), now: now)
+    }
+
+    private mutating func respond(
+        _ response: HTTPResponse, to exchange: Exchange, logPath: String? = nil, logMethod: HTTPMethod? = nil, now: UInt64
+    ) -> ConnectionAction {
+        let head = exchange.head
+        if !head.keepAlive || shuttingDown { closeAfterWrite = true }
+        let context = ResponseEncoder.Context(
+            method: head.method, requestHeaders: head.headers, requestID: exchange.requestID, closing: closeAfterWrite,
+            echoKeepAlive: head.version == .http1_0 && !closeAfterWrite)
+        state = .readingHead
+        setDeadline(.idle, now: now)
+        writing = true
+        return .respond(
+            response, context,
+            log: AccessLogEntry(
+                method: logMethod ?? head.method, path: logPath ?? head.path, requestID: exchange.requestID,
+                startedAt: exchange.startedAt))
+    }
+
+    private mutating func close() -> ConnectionAction {
+        if case .closed = state { return .none }
+        state = .closed
+        return .close
+    }
+
+    private mutating func setDeadline(_ kind: DeadlineKind, now: UInt64) {
+        deadlineKind = kind
+        let timeout =
+            switch kind {
+            case .idle, .write: settings.idleTimeout
+            case .request: settings.requestTimeout
+            case .linger: settings.lingerTimeout
+            }
+        deadline = timeout > UInt64.max - now ? .max : now + timeout
+    }
+}

@@ -1,0 +1,60 @@
+import Logging
+
+/// What happens to a complete request, with or without a socket: routed, run by its
+/// handler, errors rendered as problems, then encoded. `Connection` uses it for every
+/// request, and `InMemoryConnection` (tests) through the same state machine, so both
+/// produce the same bytes.
+enum RequestPipeline {
+    /// The response to `request` for its route `match`: the handler's, a thrown
+    /// `HTTPError`'s problem, a 500 for anything else, or the router's 404, 405 and `OPTIONS`.
+    static func response(to request: HTTPRequest, match: Router.Match, logger: Logger) -> HTTPResponse {
+        switch match {
+        case .found(let handler, _):
+            switch handler {
+            case .immediate(let run), .blocking(let run):
+                return Self.run(run, request, logger: logger)
+            }
+        case .methodNotAllowed(let allowed):
+            let allow = allowed.map(\.rawValue).joined(separator: ", ")
+            if request.method == .options {
+                return options(allow: allow, headers: request.headers)
+            }
+            let error = HTTPError(
+                .methodNotAllowed, detail: "\(request.method.rawValue) is not allowed on this path; use \(allow).",
+                headers: HTTPHeaders([("Allow", allow)]))
+            return error.problemResponse
+        case .notFound:
+            return HTTPError(.notFound, detail: "No resource at this path.").problemResponse
+        }
+    }
+
+    /// `OPTIONS` on a known path: 204 with `Allow`; a CORS preflight also gets the
+    /// `Access-Control-Allow-*` answers (Fetch standard, CORS protocol).
+    private static func options(allow: String, headers: HTTPHeaders) -> HTTPResponse {
+        var response = HTTPResponse.empty(.noContent)
+        response.headers.add("Allow", allow)
+        if headers.contains("Origin"), headers.contains("Access-Control-Request-Method") {
+            response.headers.add("Access-Control-Allow-Methods", allow)
+            response.headers.add("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match, X-Request-ID")
+            response.headers.add("Access-Control-Max-Age", "86400")
+        }
+        return response
+    }
+
+    /// Runs a handler, turning a thrown `HTTPError` into its problem and anything else
+    /// into a generic 500 whose details go to the log only.
+    private static func run(
+        _ handler: (HTTPRequest) throws -> HTTPResponse, _ request: HTTPRequest, logger: Logger
+    ) -> HTTPResponse {
+        do {
+            return try handler(request)
+        } catch let error as HTTPError {
+            return error.problemResponse
+        } catch {
+            logger.error(
+                "handler failed",
+                metadata: ["error": "\(error)", "path": .string(request.path), "request_id": .string(request.requestID)])
+            return HTTPError(.internalServerError, detail: "The server could not complete the request.").problemResponse
+        }
+    }
+}
