@@ -51,8 +51,9 @@ public final class PasswordHasher: Sendable {
     }
 
     /// Runs `body` on a hashing thread as soon as one is free; throws `hasherBusy` at
-    /// once when `concurrentHashes + queuedHashes` are already admitted.
-    private func withSlot(_ body: @escaping @Sendable () throws -> [UInt8]) throws -> [UInt8] {
+    /// once when `concurrentHashes + queuedHashes` are already admitted. Internal, not
+    /// private: tests hold a slot with it to fill the hasher without racing a real hash.
+    func withSlot(_ body: @escaping @Sendable () throws -> [UInt8]) throws -> [UInt8] {
         let limit = concurrentHashes + queuedHashes
         let isAdmitted = admitted.withLock { count in
             guard count < limit else { return false }

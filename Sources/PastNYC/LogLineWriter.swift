@@ -1,6 +1,7 @@
-import Logging
 import Dispatch
 import Glibc
+import Logging
+import Synchronization
 
 /// Collects log lines in memory and writes them to stderr (tests pass another
 /// descriptor) in batches, from its own queue: every 50 ms, at once when 64 KiB are
@@ -8,45 +9,45 @@ import Glibc
 /// cannot stall requests), and a burst of requests costs one `write` per batch instead
 /// of one per line. A crash can lose the last 50 ms of lines; nothing a client was
 /// promised depends on them.
-final class LogLineWriter: @unchecked Sendable {
-    // @unchecked: `pending` and the timestamp cache are only touched under `lock`,
-    // `writing` only under `flushLock`.
-    private var lock = pthread_mutex_t()
-    private var pending: [UInt8] = []
-    /// One flush at a time: the flush in progress owns `writing`.
-    private var flushLock = pthread_mutex_t()
-    /// The batch being written. It trades places with `pending` and keeps its capacity,
-    /// so lines are appended into memory already in use: a fresh buffer per batch would
-    /// cost the event loops a page fault on each of its pages.
-    private var writing: [UInt8] = []
-    private var cachedSecond = -1
-    private var cachedPrefix: [UInt8] = []
+final class LogLineWriter: Sendable {
+    /// Lines not yet handed to a flush, and the timestamp prefix of the current second.
+    private struct Pending {
+        var bytes: [UInt8] = []
+        var cachedSecond = -1
+        var cachedPrefix: [UInt8] = []
+    }
+
+    private let pending = Mutex(Pending())
+    /// The batch being written, held for the whole of a flush: one flush at a time. It
+    /// trades places with the pending bytes and keeps its capacity, so lines are appended
+    /// into memory already in use: a fresh buffer per batch would cost the event loops a
+    /// page fault on each of its pages.
+    private let writing = Mutex<[UInt8]>([])
     private let descriptor: Int32
     private let queue = DispatchQueue(label: "past-nyc.log-writer")
-    private let timer: DispatchSourceTimer
     private static let batchBytes = 64 * 1024
+    private static let flushInterval = DispatchTimeInterval.milliseconds(50)
 
     init(descriptor: Int32 = STDERR_FILENO) {
         self.descriptor = descriptor
-        pthread_mutex_init(&lock, nil)
-        pthread_mutex_init(&flushLock, nil)
-        timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
-        timer.setEventHandler { [weak self] in self?.flush() }
-        timer.resume()
+        scheduleFlush()
     }
 
-    deinit {
-        timer.cancel()
-        pthread_mutex_destroy(&lock)
-        pthread_mutex_destroy(&flushLock)
+    /// Flushes after the interval, then again after each: a chain that ends with the
+    /// writer, as each step holds it only weakly.
+    private func scheduleFlush() {
+        queue.asyncAfter(deadline: .now() + Self.flushInterval) { [weak self] in
+            guard let self else { return }
+            flush()
+            scheduleFlush()
+        }
     }
 
     func append(_ line: [UInt8]) {
-        pthread_mutex_lock(&lock)
-        pending += line
-        let full = pending.count >= Self.batchBytes
-        pthread_mutex_unlock(&lock)
+        let full = pending.withLock { pending in
+            pending.bytes += line
+            return pending.bytes.count >= Self.batchBytes
+        }
         if full {
             queue.async { self.flush() }
         }
@@ -54,20 +55,18 @@ final class LogLineWriter: @unchecked Sendable {
 
     /// Writes everything collected so far; call before the process exits.
     func flush() {
-        pthread_mutex_lock(&flushLock)
-        defer { pthread_mutex_unlock(&flushLock) }
-        pthread_mutex_lock(&lock)
-        swap(&pending, &writing)
-        pthread_mutex_unlock(&lock)
-        defer { writing.removeAll(keepingCapacity: true) }
-        var offset = 0
-        while offset < writing.count {
-            let written = writing.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return  // the output is gone: there is nowhere left to report it
+        writing.withLock { writing in
+            pending.withLock { swap(&$0.bytes, &writing) }
+            defer { writing.removeAll(keepingCapacity: true) }
+            var offset = 0
+            while offset < writing.count {
+                let written = writing.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return  // the output is gone: there is nowhere left to report it
+                }
+                offset += written
             }
-            offset += written
         }
     }
 
@@ -76,19 +75,19 @@ final class LogLineWriter: @unchecked Sendable {
     func appendTimestamp(to line: inout [UInt8]) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        pthread_mutex_lock(&lock)
-        if now.tv_sec != cachedSecond {
-            cachedSecond = now.tv_sec
-            var seconds = now.tv_sec
-            var parts = tm()
-            gmtime_r(&seconds, &parts)
-            cachedPrefix = Array(
-                (Self.pad(parts.tm_year + 1900, 4) + "-" + Self.pad(parts.tm_mon + 1, 2) + "-" + Self.pad(parts.tm_mday, 2)
-                    + "T" + Self.pad(parts.tm_hour, 2) + ":" + Self.pad(parts.tm_min, 2) + ":" + Self.pad(parts.tm_sec, 2)
-                    + ".").utf8)
+        pending.withLock { pending in
+            if now.tv_sec != pending.cachedSecond {
+                pending.cachedSecond = now.tv_sec
+                var seconds = now.tv_sec
+                var parts = tm()
+                gmtime_r(&seconds, &parts)
+                pending.cachedPrefix = Array(
+                    (Self.pad(parts.tm_year + 1900, 4) + "-" + Self.pad(parts.tm_mon + 1, 2) + "-" + Self.pad(parts.tm_mday, 2)
+                        + "T" + Self.pad(parts.tm_hour, 2) + ":" + Self.pad(parts.tm_min, 2) + ":" + Self.pad(parts.tm_sec, 2)
+                        + ".").utf8)
+            }
+            line += pending.cachedPrefix
         }
-        line += cachedPrefix
-        pthread_mutex_unlock(&lock)
         let milliseconds = Int(now.tv_nsec / 1_000_000)
         line.append(UInt8(ascii: "0") + UInt8(milliseconds / 100))
         line.append(UInt8(ascii: "0") + UInt8(milliseconds / 10 % 10))
