@@ -8,7 +8,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxConnections = 4096
     /// Threads that run `RouteHandler.blocking` handlers.
     public var workerThreads = 8
-    /// From the first byte of a request until its head (and body) is read; then 408 and close.
+    /// Until a request's head (and body) is read, then 408 and close: from the accept for
+    /// the first request (so a connection that never sends a byte is closed too, as
+    /// nginx's `client_header_timeout` does), from its first byte for later ones.
     public var headReadTimeout: Duration = .seconds(10)
     /// A keep-alive connection with no request in progress is closed after this long.
     public var idleTimeout: Duration = .seconds(30)
