@@ -1,3 +1,4 @@
+import Basics
 import Logging
 import Dispatch
 import Glibc
@@ -79,13 +80,7 @@ final class LogLineWriter: @unchecked Sendable {
         pthread_mutex_lock(&lock)
         if now.tv_sec != cachedSecond {
             cachedSecond = now.tv_sec
-            var seconds = now.tv_sec
-            var parts = tm()
-            gmtime_r(&seconds, &parts)
-            cachedPrefix = Array(
-                (Self.pad(parts.tm_year + 1900, 4) + "-" + Self.pad(parts.tm_mon + 1, 2) + "-" + Self.pad(parts.tm_mday, 2)
-                    + "T" + Self.pad(parts.tm_hour, 2) + ":" + Self.pad(parts.tm_min, 2) + ":" + Self.pad(parts.tm_sec, 2)
-                    + ".").utf8)
+            cachedPrefix = Array((UTCDateTime(secondsSince1970: now.tv_sec).iso8601WithoutOffset + ".").utf8)
         }
         line += cachedPrefix
         pthread_mutex_unlock(&lock)
@@ -94,11 +89,6 @@ final class LogLineWriter: @unchecked Sendable {
         line.append(UInt8(ascii: "0") + UInt8(milliseconds / 10 % 10))
         line.append(UInt8(ascii: "0") + UInt8(milliseconds % 10))
         line.append(UInt8(ascii: "Z"))
-    }
-
-    private static func pad(_ value: Int32, _ width: Int) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, width - text.count)) + text
     }
 }
 
