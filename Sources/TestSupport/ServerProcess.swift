@@ -91,11 +91,13 @@ public final class ServerProcess {
         self.port = port
     }
 
-    /// Runs `past-nyc` with `arguments` until it exits, as `run` does (in `workingDirectory`,
-    /// `environment` added), for the runs that must stop at once; its exit status and
-    /// everything it wrote to stderr.
+    /// Runs `past-nyc` with `arguments` (in `workingDirectory`, `environment` added) for
+    /// the runs that must stop at once: its exit status and everything it wrote to stderr.
+    /// One still running after `timeout` is killed and reported as status -1, so a test
+    /// of a refusal fails, not hangs, when the server starts instead.
     public static func runToExit(
-        _ arguments: [String], workingDirectory: String? = nil, environment: [String: String] = [:]
+        _ arguments: [String], workingDirectory: String? = nil, environment: [String: String] = [:],
+        timeout: Duration = .seconds(60)
     ) throws -> (status: Int32, errorOutput: String) {
         guard FileManager.default.isExecutableFile(atPath: executable) else { throw StartError.missingExecutable(executable) }
         let process = Process()
@@ -106,10 +108,17 @@ public final class ServerProcess {
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
+        let deadline = DispatchTime.now() + .nanoseconds(Int(timeout.components.seconds) * 1_000_000_000)
+        let timedOut = exited.wait(timeout: deadline) == .timedOut
+        if timedOut {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
         let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        return (timedOut ? -1 : process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 
     /// User plus system CPU time the server has used so far.
