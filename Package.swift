@@ -23,6 +23,9 @@ let package = Package(
 
         // The one owner of each file descriptor: closes it exactly once.
         .target(name: "Descriptors"),
+        // The small helpers every module shares, written once: hex, base64, ASCII text,
+        // UTC dates, threads and a worker pool. Depends on nothing (Sources/Basics/README.md).
+        .target(name: "Basics", exclude: ["README.md"]),
 
         // Thin, safe wrappers over them.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
@@ -32,35 +35,35 @@ let package = Package(
         .target(
             name: "HTTPServer",
             dependencies: [
-                "CEpoll", "Descriptors", "Gzip",
+                "Basics", "CEpoll", "Descriptors", "Gzip",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
 
         // The domain: photo catalog, and accounts with favorites.
-        .target(name: "Catalog", dependencies: ["SQLite", "Gzip", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Catalog", dependencies: ["Basics", "SQLite", "Gzip", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "Accounts",
             dependencies: [
-                "SQLite",
+                "Basics", "SQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
 
         // Exploring the catalog: map clusters, full-text search, walking tours.
-        .target(name: "Explore", dependencies: ["Catalog", "SQLite"]),
+        .target(name: "Explore", dependencies: ["Basics", "Catalog", "SQLite"]),
 
         // Walks: accepting points and choosing photos over the catalog; their rows live
         // in the accounts database, under the users they belong to.
-        .target(name: "Walks", dependencies: ["Catalog", "Accounts", "SQLite"]),
+        .target(name: "Walks", dependencies: ["Basics", "Catalog", "Accounts", "SQLite"]),
 
         // The only module that knows both HTTP and the domain.
         .target(
             name: "API",
             dependencies: [
-                "HTTPServer", "Catalog", "Accounts", "Explore", "Walks", "CPrefetch",
+                "Basics", "HTTPServer", "Catalog", "Accounts", "Explore", "Walks", "CPrefetch",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -69,20 +72,25 @@ let package = Package(
         .executableTarget(
             name: "PastNYC",
             dependencies: [
-                "API", "HTTPServer", "Catalog", "Accounts", "Explore",
+                "API", "Basics", "HTTPServer", "Catalog", "Accounts", "Explore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
-        // Helpers shared by the tests: a raw HTTP client, temporary directories, a running server.
+        // What every test target may use, depending on nothing of the server: temporary
+        // directories, a seeded random generator, the package's folder.
+        .target(name: "TestSupportCore"),
+        // Helpers shared by the server's tests: a raw HTTP client, a running application or
+        // executable, gunzip; they re-export TestSupportCore.
         .target(
             name: "TestSupport",
-            dependencies: ["HTTPServer", "API", "Catalog", "Accounts", "Explore", "Gzip", "Descriptors", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TestSupportCore", "Basics", "HTTPServer", "API", "Catalog", "Accounts", "Explore", "Gzip", "Descriptors", .product(name: "Logging", package: "swift-log")]
         ),
 
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
-        .testTarget(name: "GzipTests", dependencies: ["Gzip", "Descriptors"]),
+        .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupportCore"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupportCore"]),
+        .testTarget(name: "GzipTests", dependencies: ["Gzip", "Descriptors", "TestSupportCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Descriptors", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "API", "HTTPServer", "SQLite", "TestSupport"]),

@@ -1,4 +1,5 @@
 import Accounts
+import Basics
 import Foundation
 
 /// The JSON shapes of accounts (openapi.yaml `User`, `AuthResponse`). Times are RFC 3339 in UTC.
@@ -22,9 +23,9 @@ enum AccountJSON {
         return writer.bytes
     }
 
-    /// RFC 3339 in UTC, whole seconds, e.g. `2026-11-22T03:07:23Z`.
+    /// RFC 3339 in UTC, whole seconds, e.g. `2026-11-22T03:07:23Z` (the stored times are whole seconds).
     static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601)
+        UTCDateTime(secondsSince1970: Int(date.timeIntervalSince1970.rounded(.down))).iso8601
     }
 
     private static func write(_ user: User, to writer: inout JSONWriter) {

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import HTTPServer
 
@@ -28,9 +29,9 @@ struct AccountRequestBody {
     /// A request without a `Content-Type` is refused too.
     static func requireMediaType(of request: HTTPRequest, oneOf mediaTypes: [String]) throws {
         let mediaType = request.headers["Content-Type"].map {
-            $0.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-        }?.trimmingCharacters(in: .whitespaces)
-        guard let mediaType, mediaTypes.contains(where: mediaType.caseInsensitiveEquals) else {
+            ($0.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").trimmingSpacesAndTabs()
+        }
+        guard let mediaType, mediaTypes.contains(where: { mediaType.caseInsensitiveEquals($0) }) else {
             throw HTTPError(
                 .unsupportedMediaType,
                 detail: "the request body must be sent as Content-Type: \(mediaTypes.joined(separator: " or "))")

@@ -1,4 +1,5 @@
 import Accounts
+import Basics
 import HTTPServer
 
 extension Accounts {
@@ -8,23 +9,12 @@ extension Accounts {
     ///
     /// Reads SQLite: call it off the event loop.
     func authenticate(_ request: HTTPRequest) throws -> AuthenticatedUser {
-        let parts = request.headers["Authorization"]?.trimmingSpaces().split(separator: " ", maxSplits: 1) ?? []
-        guard parts.count == 2, String(parts[0]).caseInsensitiveEquals("Bearer") else {
+        let parts = request.headers["Authorization"]?.trimmingSpacesAndTabs().split(separator: " ", maxSplits: 1) ?? []
+        guard parts.count == 2, parts[0].caseInsensitiveEquals("Bearer") else {
             throw HTTPError(
                 .unauthorized, detail: "this endpoint needs an Authorization: Bearer token",
                 headers: HTTPHeaders([("WWW-Authenticate", AccountsError.bearerChallenge)]))
         }
-        return try authenticate(token: parts[1].trimmingSpaces())
-    }
-}
-
-extension StringProtocol {
-    /// Without leading and trailing spaces and tabs (HTTP optional whitespace, RFC 9110 §5.6.3).
-    fileprivate func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
+        return try authenticate(token: String(parts[1].trimmingSpacesAndTabs()))
     }
 }

@@ -23,7 +23,7 @@ public final class Application: Sendable {
         logger.info("catalog ready", metadata: ["duration_ms": "\((ContinuousClock.now - started).milliseconds)"])
         let accounts = try Accounts(
             dataDirectory: configuration.dataDirectory,
-            commonPasswordsPath: configuration.sourceDirectory + "/common-passwords.txt",
+            commonPasswordsPath: configuration.sourceDirectory + "/" + ApplicationConfiguration.commonPasswordsFileName,
             passwordCost: configuration.passwordCost)
         let openAPIDocument = try OpenAPIDocument(path: configuration.openAPIPath)
 

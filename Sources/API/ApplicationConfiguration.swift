@@ -1,20 +1,28 @@
 import Accounts
+import Catalog
 import HTTPServer
 import Walks
 
-/// Everything the application needs to start, with the defaults `past-nyc serve` uses.
+/// Everything the application needs to start, with the defaults `past-nyc serve` uses:
+/// the one place they are written (the server's own in `HTTPServerConfiguration`).
 public struct ApplicationConfiguration: Sendable {
     public var server = HTTPServerConfiguration()
     /// Where the SQLite files live (catalog and accounts); created if missing.
-    public var dataDirectory = "var"
+    public var dataDirectory = "./var"
     /// Where the catalog source files and the common-password list are read from.
-    public var sourceDirectory = "Data"
+    public var sourceDirectory = "./Data"
     /// The OpenAPI document served at `GET /openapi.yaml`.
     public var openAPIPath = "openapi.yaml"
     /// The scrypt cost of new password hashes; tests lower it.
     public var passwordCost = ScryptCost.owasp
     /// Accepted points per walk (`WalkRules.maximumPoints`); tests lower it to reach the cap quickly.
     public var maximumWalkPoints = WalkRules.maximumPoints
+
+    /// The list of common passwords refused as new passwords, in `sourceDirectory`.
+    public static let commonPasswordsFileName = "common-passwords.txt"
+
+    /// The files `sourceDirectory` must hold: the catalog's and the common passwords.
+    public static let sourceFileNames = CatalogStore.sourceFileNames + [commonPasswordsFileName]
 
     public init() {
         // Up to 2 password hashes run and 4 more wait, each holding a worker thread;

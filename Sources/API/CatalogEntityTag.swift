@@ -1,3 +1,4 @@
+import Basics
 import Catalog
 import HTTPServer
 
@@ -23,11 +24,7 @@ struct CatalogEntityTag {
     /// `4.07e1`) gives the same tag, at no cost of formatting.
     mutating func add(_ value: Double) {
         addSeparator()
-        var pattern = value.bitPattern
-        for _ in 0..<16 {
-            bytes.append(Self.hexDigits[Int(pattern >> 60)])
-            pattern <<= 4
-        }
+        Hex.append(value.bitPattern, to: &bytes)
     }
 
     mutating func add(_ value: Double?) {
@@ -63,6 +60,4 @@ struct CatalogEntityTag {
         addSeparator()
         bytes.append(UInt8(ascii: "_"))
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

@@ -1,3 +1,4 @@
+import Basics
 import Crypto
 import Foundation
 
@@ -10,12 +11,12 @@ enum AccessToken {
     static let encodedLength = 43
 
     static func generate() -> String {
-        Base64URL.encode(SecretBytes.random(count: byteCount))
+        Base64.url.encode(SecretBytes.random(count: byteCount))
     }
 
     /// The stored digest of `token`, or nil when it cannot be one of ours.
     static func digest(_ token: String) -> [UInt8]? {
-        guard token.utf8.count == encodedLength, Base64URL.decode(token)?.count == byteCount else { return nil }
+        guard token.utf8.count == encodedLength, Base64.url.decode(token)?.count == byteCount else { return nil }
         return Array(SHA256.hash(data: Array(token.utf8)))
     }
 }

@@ -39,7 +39,7 @@ public final class Accounts: Sendable {
     ) throws {
         policy = try CredentialPolicy(commonPasswordsPath: commonPasswordsPath)
         database = try AccountsDatabase(path: dataDirectory + "/" + AccountsDatabase.fileName)
-        hasher = PasswordHasher(cost: passwordCost, concurrentHashes: concurrentHashes, queuedHashes: queuedHashes)
+        hasher = try PasswordHasher(cost: passwordCost, concurrentHashes: concurrentHashes, queuedHashes: queuedHashes)
         throttle = LoginThrottle()
         self.clock = clock
         dummyHash = PasswordHash(

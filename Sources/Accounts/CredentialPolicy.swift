@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// The rules for usernames and new passwords (openapi.yaml's `Username` and `Password` schemas; NIST SP
@@ -20,7 +21,7 @@ struct CredentialPolicy: Sendable {
         }
         var passwords = Set<String>()
         for line in text.split(whereSeparator: \.isNewline) {
-            let password = line.trimmingCharacters(in: .whitespaces)
+            let password = line.trimmingSpacesAndTabs()
             if !password.isEmpty { passwords.insert(password.lowercased()) }
         }
         guard !passwords.isEmpty else { throw CredentialPolicyError.noCommonPasswords(path: commonPasswordsPath) }

@@ -1,4 +1,4 @@
-import Foundation
+import Basics
 
 /// A stored password hash as one self-describing string, in the style of the PHC
 /// string format: `$scrypt$ln=17,r=8,p=1$<salt>$<hash>`, salt and hash in base64
@@ -30,8 +30,8 @@ struct PasswordHash: Sendable, Equatable {
             let log2Rounds = values["ln"], ScryptCost.log2RoundsRange.contains(log2Rounds),
             let blockSize = values["r"], ScryptCost.blockSizeRange.contains(blockSize),
             let parallelism = values["p"], ScryptCost.parallelismRange.contains(parallelism),
-            let salt = Self.decode(parts[3]), !salt.isEmpty,
-            let hash = Self.decode(parts[4]), !hash.isEmpty
+            let salt = Base64.standardUnpadded.decode(parts[3]), !salt.isEmpty,
+            let hash = Base64.standardUnpadded.decode(parts[4]), !hash.isEmpty
         else { return nil }
         self.cost = ScryptCost(log2Rounds: log2Rounds, blockSize: blockSize, parallelism: parallelism)
         self.salt = salt
@@ -39,18 +39,6 @@ struct PasswordHash: Sendable, Equatable {
     }
 
     var encoded: String {
-        "$\(Self.algorithm)$\(cost)$\(Self.encode(salt))$\(Self.encode(hash))"
-    }
-
-    private static func encode(_ bytes: [UInt8]) -> String {
-        var text = Data(bytes).base64EncodedString()
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
-    }
-
-    private static func decode(_ text: Substring) -> [UInt8]? {
-        guard !text.contains("=") else { return nil }
-        let padded = String(text) + String(repeating: "=", count: (4 - text.utf8.count % 4) % 4)
-        return Data(base64Encoded: padded).map { [UInt8]($0) }
+        "$\(Self.algorithm)$\(cost)$\(Base64.standardUnpadded.encode(salt))$\(Base64.standardUnpadded.encode(hash))"
     }
 }

@@ -1,6 +1,6 @@
+import Basics
 import Crypto
 import CryptoExtras
-import Synchronization
 
 /// Hashes and verifies passwords with scrypt, bounded in how many run at once.
 ///
@@ -8,8 +8,10 @@ import Synchronization
 /// any memory cap, so at most `concurrentHashes` run at a time, at most `queuedHashes`
 /// more wait for a slot, and anything beyond that fails at once with
 /// `AccountsError.hasherBusy` (the API answers 503 with `Retry-After`) instead of
-/// piling up memory and latency. The hashes themselves run on `BackgroundThreads`
-/// at a lower priority than the threads that serve requests.
+/// piling up memory and latency. The hashes run on a `WorkerPool` of their own, at a
+/// lower priority (nice 10) than the threads that serve requests: when scrypt and
+/// serving compete for the CPU, serving gets about nine tenths of it, so a login flood
+/// cannot starve catalog reads.
 public final class PasswordHasher: Sendable {
     /// The cost of new hashes; older hashes keep verifying with their own.
     public let cost: ScryptCost
@@ -19,21 +21,28 @@ public final class PasswordHasher: Sendable {
     static let saltByteCount = 16
     static let hashByteCount = 32
 
-    /// Running plus waiting hashes.
-    private let admitted = Mutex(0)
-    /// `concurrentHashes` threads: jobs beyond them wait in its queue.
-    private let threads: BackgroundThreads
+    /// How much nicer than the process the hashing threads run.
+    static let niceness: Int32 = 10
 
-    public init(cost: ScryptCost, concurrentHashes: Int = 2, queuedHashes: Int = 4) {
+    /// `concurrentHashes` threads; up to `queuedHashes` more hashes wait in its queue.
+    private let pool: WorkerPool
+
+    /// Throws when the system refuses the hashing threads.
+    public init(cost: ScryptCost, concurrentHashes: Int = 2, queuedHashes: Int = 4) throws {
         precondition(concurrentHashes > 0 && queuedHashes >= 0, "need at least one hashing slot")
         self.cost = cost
         self.concurrentHashes = concurrentHashes
         self.queuedHashes = queuedHashes
-        self.threads = BackgroundThreads(count: concurrentHashes, name: "password-hasher")
+        self.pool = try WorkerPool(
+            threadCount: concurrentHashes, name: "scrypt", waitingLimit: queuedHashes, niceness: Self.niceness)
+    }
+
+    deinit {
+        pool.stop()
     }
 
     /// Hashes running or waiting for a slot right now.
-    public var hashesInFlight: Int { admitted.withLock { $0 } }
+    public var hashesInFlight: Int { pool.jobsInFlight }
 
     /// A new salted hash of `password` at the current cost.
     func hash(_ password: String) throws -> PasswordHash {
@@ -54,15 +63,12 @@ public final class PasswordHasher: Sendable {
     /// once when `concurrentHashes + queuedHashes` are already admitted. Internal, not
     /// private: tests hold a slot with it to fill the hasher without racing a real hash.
     func withSlot(_ body: @escaping @Sendable () throws -> [UInt8]) throws -> [UInt8] {
-        let limit = concurrentHashes + queuedHashes
-        let isAdmitted = admitted.withLock { count in
-            guard count < limit else { return false }
-            count += 1
-            return true
+        do {
+            return try pool.run(body)
+        } catch is WorkerPoolError {
+            // The pool only stops when this hasher goes away, so a refusal means it is full.
+            throw AccountsError.hasherBusy(retryAfterSeconds: 1)
         }
-        guard isAdmitted else { throw AccountsError.hasherBusy(retryAfterSeconds: 1) }
-        defer { admitted.withLock { $0 -= 1 } }
-        return try threads.run(body)
     }
 
     static func derive(_ password: String, salt: [UInt8], cost: ScryptCost) throws -> [UInt8] {

@@ -1,3 +1,5 @@
+import Basics
+
 /// The opaque `cursor` of a list ordered by an ever-growing row sequence (an
 /// AUTOINCREMENT key, https://sqlite.org/autoinc.html), newest first: the sequence
 /// of the last item on the previous page, as base64url of `<prefix><sequence>`. The
@@ -17,13 +19,13 @@ public struct SequenceCursor: Sendable {
     }
 
     public func encode(sequence: Int64) -> String {
-        Base64URL.encode(Array((prefix + String(sequence)).utf8))
+        Base64.url.encode(Array((prefix + String(sequence)).utf8))
     }
 
     /// The sequence the cursor continues after.
     /// - Throws: `AccountsError.invalidCursor` for a string `encode` did not make.
     public func decode(_ cursor: String) throws -> Int64 {
-        guard cursor.utf8.count <= 64, let bytes = Base64URL.decode(cursor) else { throw AccountsError.invalidCursor }
+        guard cursor.utf8.count <= 64, let bytes = Base64.url.decode(cursor) else { throw AccountsError.invalidCursor }
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.hasPrefix(prefix), let sequence = Int64(text.dropFirst(prefix.count)), sequence > 0,
             encode(sequence: sequence) == cursor

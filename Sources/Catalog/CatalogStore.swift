@@ -14,6 +14,8 @@ import SQLite
 /// never leaves a half-built catalog where the server looks for one.
 public enum CatalogStore {
     public static let databaseFileName = "catalog.sqlite"
+    /// The files a source directory must hold to build a catalog from.
+    public static let sourceFileNames = [SourceFiles.locationsFileName, SourceFiles.boroughsFileName]
     static let temporaryPrefix = databaseFileName + ".tmp-"
 
     /// Loads the catalog, first building it when it is missing, unreadable, of another

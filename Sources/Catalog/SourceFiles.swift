@@ -1,3 +1,4 @@
+import Basics
 import Crypto
 import Foundation
 
@@ -23,7 +24,7 @@ struct SourceFiles: Sendable, Equatable {
     /// A short tag for the data: it changes whenever either file does.
     static func dataVersion(locationsDigest: String, boroughsDigest: String) -> String {
         let digest = SHA256.hash(data: Array("\(locationsDigest)\n\(boroughsDigest)".utf8))
-        return hex(digest.prefix(10))
+        return Hex.string(digest.prefix(10))
     }
 
     private static func digest(of path: String) throws -> String {
@@ -33,14 +34,6 @@ struct SourceFiles: Sendable, Equatable {
         } catch {
             throw CatalogError.unreadableFile(path: path, reason: "\(error)")
         }
-        return hex(SHA256.hash(data: data))
-    }
-
-    /// Bytes as lowercase hexadecimal, two digits each.
-    private static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        bytes.map { byte in
-            let hex = String(byte, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
+        return Hex.string(SHA256.hash(data: data))
     }
 }

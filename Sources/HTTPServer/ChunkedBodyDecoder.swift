@@ -1,3 +1,5 @@
+import Basics
+
 /// Decodes a chunked request body (RFC 9112 §7.1) incrementally, as bytes arrive.
 /// Chunk extensions are checked for syntax and ignored; trailer fields are checked
 /// and dropped (RFC 9112 §7.1.2 lets a recipient discard them).
@@ -107,7 +109,7 @@ struct ChunkedBodyDecoder {
     static func parseChunkSizeLine(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
         var index = 0
         var size = 0
-        while index < line.count, let digit = PercentDecoding.hexValue(line[index]) {
+        while index < line.count, let digit = Hex.value(ofDigit: line[index]) {
             guard index < 15 else { return nil }
             size = size << 4 | Int(digit)
             index += 1

@@ -1,3 +1,4 @@
+import Basics
 import Crypto
 
 /// Entity tags (RFC 9110 §8.8.3) and `If-None-Match` evaluation (§13.1.2).
@@ -40,7 +41,7 @@ enum EntityTag {
             }
         }
         elements.append(value[start...])
-        return elements.map { $0.trimmingOWS() }.filter { !$0.isEmpty }
+        return elements.map { $0.trimmingSpacesAndTabs() }.filter { !$0.isEmpty }
     }
 
     private static func stripWeakPrefix(_ tag: some StringProtocol) -> Substring {
@@ -53,12 +54,8 @@ extension HTTPResponse {
     /// A strong entity tag for `body`: the first 16 bytes of its SHA-256, hex, quoted.
     public static func strongETag(for body: [UInt8]) -> String {
         let digest = SHA256.hash(data: body)
-        let hex = Array("0123456789abcdef".utf8)
         var tag: [UInt8] = [UInt8(ascii: "\"")]
-        for byte in digest.prefix(16) {
-            tag.append(hex[Int(byte >> 4)])
-            tag.append(hex[Int(byte & 0x0F)])
-        }
+        Hex.append(bytes: digest.prefix(16), to: &tag)
         tag.append(UInt8(ascii: "\""))
         return String(decoding: tag, as: UTF8.self)
     }

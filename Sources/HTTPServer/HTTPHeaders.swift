@@ -1,3 +1,5 @@
+import Basics
+
 /// Header fields in the order received or added. Duplicates are kept (RFC 9110 §5.3);
 /// names compare case-insensitively.
 public struct HTTPHeaders: Sendable, Sequence {
@@ -43,33 +45,4 @@ public struct HTTPHeaders: Sendable, Sequence {
     public func makeIterator() -> IndexingIterator<[Field]> {
         fields.makeIterator()
     }
-}
-
-extension String {
-    /// ASCII case-insensitive comparison, as header names and tokens need.
-    public func caseInsensitiveEquals(_ other: String) -> Bool {
-        asciiCaseInsensitiveEquals(utf8, other.utf8)
-    }
-}
-
-/// ASCII case-insensitive equality of two UTF-8 views. Compares their contiguous storage
-/// (native and small strings have it), at about half the cost of zipping the views.
-@inline(__always)
-func asciiCaseInsensitiveEquals(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
-    guard lhs.count == rhs.count else { return false }
-    let compared = lhs.withContiguousStorageIfAvailable { left in
-        rhs.withContiguousStorageIfAvailable { right in
-            for index in 0..<left.count where asciiLowercased(left[index]) != asciiLowercased(right[index]) {
-                return false
-            }
-            return true
-        }
-    }
-    if let compared = compared ?? nil { return compared }
-    return zip(lhs, rhs).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
-}
-
-@inline(__always)
-func asciiLowercased(_ byte: UInt8) -> UInt8 {
-    (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
 }

@@ -1,3 +1,4 @@
+import Basics
 import CEpoll
 import Descriptors
 import Dispatch
@@ -96,7 +97,9 @@ public final class HTTPServer: Sendable {
     }
 
     private func startLoops(listenSocket: FileDescriptor, port: Int) throws(HTTPServerError) -> Running {
-        let workers = try WorkerPool(threadCount: configuration.workerThreads)
+        let workers = try HTTPServerError.rethrowing { () throws(SystemCallError) in
+            try WorkerPool(threadCount: configuration.workerThreads, name: "http-worker")
+        }
         let context = ServerContext(
             configuration: configuration, router: router, logger: logger, workers: workers,
             listenSocket: listenSocket)
@@ -109,15 +112,17 @@ public final class HTTPServer: Sendable {
             loops.append(loop)
             finished.enter()
             let logger = self.logger
-            threads.append(
-                try NativeThread.spawn {
+            let thread = try HTTPServerError.rethrowing { () throws(SystemCallError) in
+                try NativeThread.spawn(name: "event-loop") {
                     do {
                         try loop.run()
                     } catch {
                         logger.critical("event loop failed", metadata: ["error": "\(error)"])
                     }
                     finished.leave()
-                })
+                }
+            }
+            threads.append(thread)
         }
         return Running(
             listenSocket: listenSocket, port: port, loops: loops, threads: threads, workers: workers,

@@ -1,3 +1,5 @@
+import Basics
+
 /// Writes a JSON string literal (RFC 8259 §7): quotes, backslash and control characters
 /// escaped. Runs of bytes that need no escape are copied in one go, not byte by byte.
 /// The one escaper of the package: problem details here, every body through `JSONWriter`.
@@ -26,10 +28,7 @@ package enum JSONString {
         case 0x09: output.append(#"\t"#)
         default:
             output.append(#"\u00"#)
-            output.append(hexDigits[Int(byte >> 4)])
-            output.append(hexDigits[Int(byte & 0x0F)])
+            Hex.append(byte: byte, to: &output)
         }
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

@@ -8,5 +8,6 @@ struct ParseLimits: Sendable {
     /// Body, in bytes (declared by `Content-Length`, or decoded from chunks) → 413.
     var maxBodyBytes: Int
 
-    static let `default` = ParseLimits(maxHeadBytes: 16 * 1024, maxURIBytes: 8 * 1024, maxBodyBytes: 64 * 1024)
+    /// The server's defaults, which `HTTPServerConfiguration` holds.
+    static let `default` = HTTPServerConfiguration().parseLimits
 }

@@ -1,3 +1,5 @@
+import Basics
+
 /// Percent-decoding of the request-target's path and query (RFC 3986 §2.1).
 enum PercentDecoding {
     /// Decodes `%XX` escapes (and `+` as space when `plusIsSpace`, as HTML forms encode
@@ -25,7 +27,7 @@ enum PercentDecoding {
             while index < bytes.count {
                 var byte = bytes[index]
                 if byte == UInt8(ascii: "%") {
-                    guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+                    guard index + 2 < bytes.count, let high = Hex.value(ofDigit: bytes[index + 1]), let low = Hex.value(ofDigit: bytes[index + 2])
                     else { return nil }
                     byte = high << 4 | low
                     index += 3
@@ -46,15 +48,5 @@ enum PercentDecoding {
     @inline(__always)
     private static func string(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
         isASCII ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
-    }
-
-    @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

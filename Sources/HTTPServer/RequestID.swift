@@ -1,3 +1,5 @@
+import Basics
+
 /// `X-Request-ID`: the client's, when it is a sane token, else one made here.
 enum RequestID {
     static let maxLength = 128
@@ -30,8 +32,7 @@ struct RequestIDGenerator {
     init() {
         var generator = SystemRandomNumberGenerator()
         let value = generator.next() as UInt64
-        let hex = String(value, radix: 16)
-        prefix = String(repeating: "0", count: 16 - hex.count) + hex
+        prefix = Hex.string(value)
     }
 
     mutating func next() -> String {

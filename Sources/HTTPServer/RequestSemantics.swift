@@ -1,3 +1,5 @@
+import Basics
+
 /// The checks on a syntactically valid head that decide framing and connection
 /// handling; where request smuggling is prevented (RFC 9112 §6.1, §6.3).
 enum RequestSemantics {
@@ -23,7 +25,7 @@ enum RequestSemantics {
                 hostCount += 1
             } else if name.caseInsensitiveEquals("content-length") {
                 // Empty elements are kept here, so "" and "5," are refused, not ignored.
-                contentLengths += value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingOWS() }
+                contentLengths += value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpacesAndTabs() }
             } else if name.caseInsensitiveEquals("transfer-encoding") {
                 hasTransferEncoding = true
                 transferCodings += listElements(value)
@@ -125,7 +127,7 @@ enum RequestSemantics {
 
     /// The elements of a comma-separated list field (RFC 9110 §5.6.1), trimmed, empty ones dropped.
     static func listElements(_ value: String) -> [Substring] {
-        value.split(separator: ",").map { $0.trimmingOWS() }.filter { !$0.isEmpty }
+        value.split(separator: ",").map { $0.trimmingSpacesAndTabs() }.filter { !$0.isEmpty }
     }
 
     /// `Content-Length = 1*DIGIT` (RFC 9110 §8.6), refusing signs, spaces and overflow.
@@ -136,21 +138,6 @@ enum RequestSemantics {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
             result = result * 10 + Int(byte - UInt8(ascii: "0"))
         }
-        return result
-    }
-}
-
-extension Substring {
-    /// ASCII case-insensitive comparison, as tokens need.
-    func caseInsensitiveEquals(_ other: String) -> Bool {
-        asciiCaseInsensitiveEquals(utf8, other.utf8)
-    }
-
-    /// Without leading and trailing SP and HTAB (RFC 9110 §5.6.3 OWS).
-    func trimmingOWS() -> Substring {
-        var result = self
-        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
-        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
         return result
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Gzip
 
 /// Turns a handler's `HTTPResponse` into the bytes on the wire, adding what the server

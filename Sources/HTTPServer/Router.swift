@@ -61,6 +61,8 @@ public struct Router: Sendable {
                 found = .found(route.handler, pathParameters: parameters)
                 return false
             }
+            // The first route of a method binds, as in a match; later ones add nothing to `Allow`.
+            guard !allowed.contains(route.method) else { return true }
             if route.method == .get { getMatch = (route.handler, parameters) }
             allowed.append(route.method)
             return true
@@ -70,8 +72,10 @@ public struct Router: Sendable {
             return .found(getMatch.0, pathParameters: getMatch.1)
         }
         guard !allowed.isEmpty else { return .notFound }
-        if allowed.contains(.get) { allowed.append(.head) }
-        allowed.append(.options)
+        // RFC 9110 §10.2.1: `Allow` lists each method once; GET implies HEAD here, and OPTIONS is always served.
+        for implied in (allowed.contains(.get) ? [HTTPMethod.head] : []) + [.options] where !allowed.contains(implied) {
+            allowed.append(implied)
+        }
         return .methodNotAllowed(allowed: allowed)
     }
 

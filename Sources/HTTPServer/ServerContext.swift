@@ -1,3 +1,4 @@
+import Basics
 import Descriptors
 import Logging
 import Synchronization

@@ -11,10 +11,14 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var storage: StorageOptions
 
+    func validate() throws {
+        try storage.requireSourceFiles(CatalogStore.sourceFileNames)
+    }
+
     func run() throws {
         try FileManager.default.createDirectory(atPath: storage.dataDir, withIntermediateDirectories: true)
         let started = ContinuousClock.now
-        try CatalogStore.build(dataDirectory: storage.dataDir, sourceDirectory: storage.sourceDir)
+        try CatalogStore.build(dataDirectory: storage.dataDir, sourceDirectory: storage.resolvedSourceDir)
         print("catalog built in \(storage.dataDir) in \(ContinuousClock.now - started)")
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Dispatch
 import Glibc
 import Logging
@@ -78,13 +79,7 @@ final class LogLineWriter: Sendable {
         pending.withLock { pending in
             if now.tv_sec != pending.cachedSecond {
                 pending.cachedSecond = now.tv_sec
-                var seconds = now.tv_sec
-                var parts = tm()
-                gmtime_r(&seconds, &parts)
-                pending.cachedPrefix = Array(
-                    (Self.pad(parts.tm_year + 1900, 4) + "-" + Self.pad(parts.tm_mon + 1, 2) + "-" + Self.pad(parts.tm_mday, 2)
-                        + "T" + Self.pad(parts.tm_hour, 2) + ":" + Self.pad(parts.tm_min, 2) + ":" + Self.pad(parts.tm_sec, 2)
-                        + ".").utf8)
+                pending.cachedPrefix = Array((UTCDateTime(secondsSince1970: now.tv_sec).iso8601WithoutOffset + ".").utf8)
             }
             line += pending.cachedPrefix
         }
@@ -93,11 +88,6 @@ final class LogLineWriter: Sendable {
         line.append(UInt8(ascii: "0") + UInt8(milliseconds / 10 % 10))
         line.append(UInt8(ascii: "0") + UInt8(milliseconds % 10))
         line.append(UInt8(ascii: "Z"))
-    }
-
-    private static func pad(_ value: Int32, _ width: Int) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, width - text.count)) + text
     }
 }
 

@@ -12,15 +12,16 @@ struct ServeCommand: ParsableCommand {
     )
 
     @Option(help: "Address to listen on.")
-    var host = "0.0.0.0"
+    var host = ApplicationConfiguration().server.host
 
-    @Option(help: "Port to listen on; 0 picks a free one. Default: $PORT, else 8080.")
+    @Option(
+        help: "Port to listen on, 0 to 65535; 0 picks a free one. Default: $PORT, else \(ApplicationConfiguration().server.port).")
     var port: Int?
 
     @OptionGroup var storage: StorageOptions
 
     @Option(help: "Path of the OpenAPI document served at /openapi.yaml.")
-    var openapi = "openapi.yaml"
+    var openapi = ApplicationConfiguration().openAPIPath
 
     @Option(help: "scrypt cost of new password hashes: owasp (N=2^17, r=8, p=1) or test (cheap; never in production).")
     var passwordCost = PasswordCostSetting.owasp
@@ -29,16 +30,28 @@ struct ServeCommand: ParsableCommand {
     var logLevel = Logger.Level.info
 
     func validate() throws {
-        guard (0...65535).contains(resolvedPort) else {
-            throw ValidationError("port must be 0...65535, got \(resolvedPort)")
+        _ = try resolvedPort()
+        try storage.requireSourceFiles(ApplicationConfiguration.sourceFileNames)
+        guard FileManager.default.isReadableFile(atPath: openapi) else {
+            throw ValidationError(
+                "no OpenAPI document at \(openapi) (\(URL(fileURLWithPath: openapi).standardizedFileURL.path)). "
+                    + "Start past-nyc in the repository's root folder, or point --openapi at its openapi.yaml.")
         }
     }
 
-    /// `--port`, else the `PORT` environment variable, else 8080.
-    var resolvedPort: Int {
-        if let port { return port }
-        if let text = ProcessInfo.processInfo.environment["PORT"], let port = Int(text) { return port }
-        return 8080
+    /// `--port`, else the `PORT` environment variable, else the default; a value that is
+    /// not a port is refused, never replaced by the default.
+    func resolvedPort() throws -> Int {
+        let ports = 0...65535
+        if let port {
+            guard ports.contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
+            return port
+        }
+        guard let text = ProcessInfo.processInfo.environment["PORT"] else { return ApplicationConfiguration().server.port }
+        guard let port = Int(text), ports.contains(port) else {
+            throw ValidationError("the PORT environment variable must be a port number from 0 to 65535, got '\(text)'")
+        }
+        return port
     }
 
     func run() throws {
@@ -47,9 +60,9 @@ struct ServeCommand: ParsableCommand {
         let logger = makeLogger(level: logLevel, writer: logWriter)
         var configuration = ApplicationConfiguration()
         configuration.server.host = host
-        configuration.server.port = resolvedPort
+        configuration.server.port = try resolvedPort()
         configuration.dataDirectory = storage.dataDir
-        configuration.sourceDirectory = storage.sourceDir
+        configuration.sourceDirectory = storage.resolvedSourceDir
         configuration.openAPIPath = openapi
         configuration.passwordCost = passwordCost.cost
 

@@ -30,6 +30,7 @@ struct TourGainCommand: ParsableCommand {
         guard (10...240).contains(minutes) else { throw ValidationError("--minutes must be from 10 to 240") }
         guard (2...20).contains(stops) else { throw ValidationError("--stops must be from 2 to 20") }
         guard (1...100).contains(minPhotos) else { throw ValidationError("--min-photos must be from 1 to 100") }
+        try storage.requireSourceFiles(CatalogStore.sourceFileNames)
     }
 
     func run() throws {
@@ -43,7 +44,7 @@ struct TourGainCommand: ParsableCommand {
         }
         guard !points.isEmpty else { throw ValidationError("\(pointsFile) has no points") }
         try FileManager.default.createDirectory(atPath: storage.dataDir, withIntermediateDirectories: true)
-        let catalog = try CatalogStore.openOrBuild(dataDirectory: storage.dataDir, sourceDirectory: storage.sourceDir)
+        let catalog = try CatalogStore.openOrBuild(dataDirectory: storage.dataDir, sourceDirectory: storage.resolvedSourceDir)
 
         var planned: [Int] = []
         var greedy: [Int] = []

@@ -4,6 +4,7 @@ import Gzip
 /// Decompresses a gzip response body through the production reader.
 public func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
     let directory = try TemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
     let path = directory.file("body.gz")
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     let reader = try GzipFileReader(path: path)

@@ -1,3 +1,4 @@
+import Basics
 import Descriptors
 import Glibc
 
@@ -16,11 +17,11 @@ public final class RawHTTPClient {
 
         /// The first value of `name`, compared case-insensitively.
         public func header(_ name: String) -> String? {
-            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+            headers.first { $0.name.caseInsensitiveEquals(name) }?.value
         }
 
         public func headerValues(_ name: String) -> [String] {
-            headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+            headers.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
         }
 
         public var bodyText: String { String(decoding: body, as: UTF8.self) }
@@ -38,7 +39,7 @@ public final class RawHTTPClient {
             var headers: [(name: String, value: String)] = []
             for line in lines {
                 guard let colon = line.firstIndex(of: ":") else { throw ClientError.malformedResponse("field \(line)") }
-                headers.append((String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingSpaces()))
+                headers.append((String(line[..<colon]), String(line[line.index(after: colon)...].trimmingSpacesAndTabs())))
             }
             var response = Response(
                 version: String(statusLine[0]), status: status, reason: statusLine.count > 2 ? String(statusLine[2]) : "",
@@ -183,14 +184,5 @@ public final class RawHTTPClient {
             default: throw ClientError.systemCall("recv", errno: errno)
             }
         }
-    }
-}
-
-extension String {
-    fileprivate func trimmingSpaces() -> String {
-        var text = Substring(self)
-        while text.first == " " { text = text.dropFirst() }
-        while text.last == " " { text = text.dropLast() }
-        return String(text)
     }
 }

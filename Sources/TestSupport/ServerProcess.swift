@@ -28,17 +28,29 @@ public final class ServerProcess {
     /// first start happens before that).
     /// - Parameter descriptorLimit: when set, the soft and hard `RLIMIT_NOFILE` of the
     ///   server (set by `sh`'s `ulimit -n` before it execs the server).
-    public init(dataDirectory: String, descriptorLimit: Int? = nil) throws {
+    public convenience init(dataDirectory: String, descriptorLimit: Int? = nil) throws {
+        let root = PackageRoot.path
+        try self.init(
+            arguments: ["--data-dir", dataDirectory, "--source-dir", root + "/Data", "--openapi", root + "/openapi.yaml"],
+            descriptorLimit: descriptorLimit)
+    }
+
+    /// Starts `past-nyc serve` on 127.0.0.1, a free port and the cheap password cost, with
+    /// `arguments` added (the folders), in `workingDirectory`, with `environment` added to
+    /// this process's, and returns once it logs its port.
+    public init(
+        arguments extraArguments: [String], descriptorLimit: Int? = nil, workingDirectory: String? = nil,
+        environment: [String: String] = [:]
+    ) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw StartError.missingExecutable(Self.executable)
         }
-        let root = PackageRoot.path
-        let arguments = [
-            "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory,
-            "--source-dir", root + "/Data", "--openapi", root + "/openapi.yaml", "--password-cost", "test",
-            "--log-level", "notice",
-        ]
+        let arguments =
+            ["serve", "--host", "127.0.0.1", "--port", "0", "--password-cost", "test", "--log-level", "notice"]
+            + extraArguments
         process = Process()
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
         if let descriptorLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", Self.executable] + arguments
@@ -77,6 +89,36 @@ public final class ServerProcess {
         let (port, output) = state.withLock { ($0.port, $0.output) }
         guard let port else { throw StartError.exitedBeforeListening(output: output) }
         self.port = port
+    }
+
+    /// Runs `past-nyc` with `arguments` (in `workingDirectory`, `environment` added) for
+    /// the runs that must stop at once: its exit status and everything it wrote to stderr.
+    /// One still running after `timeout` is killed and reported as status -1, so a test
+    /// of a refusal fails, not hangs, when the server starts instead.
+    public static func runToExit(
+        _ arguments: [String], workingDirectory: String? = nil, environment: [String: String] = [:],
+        timeout: Duration = .seconds(60)
+    ) throws -> (status: Int32, errorOutput: String) {
+        guard FileManager.default.isExecutableFile(atPath: executable) else { throw StartError.missingExecutable(executable) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        let deadline = DispatchTime.now() + .nanoseconds(Int(timeout.components.seconds) * 1_000_000_000)
+        let timedOut = exited.wait(timeout: deadline) == .timedOut
+        if timedOut {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let output = errors.fileHandleForReading.readDataToEndOfFile()
+        return (timedOut ? -1 : process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 
     /// User plus system CPU time the server has used so far.

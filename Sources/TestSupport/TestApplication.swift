@@ -56,15 +56,6 @@ public final class TestApplication: Sendable {
     }
 }
 
-/// The folder holding Package.swift, found from this source file's path.
-public enum PackageRoot {
-    public static let path: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }  // TestSupport, Sources, then the package
-        return url.path
-    }()
-}
-
 /// A catalog built from the real `Data/` once per test process, in a folder removed
 /// when the process exits.
 public enum SharedCatalog {

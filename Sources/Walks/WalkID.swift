@@ -1,4 +1,5 @@
 import Accounts
+import Basics
 
 /// A walk's public identifier: 16 random bytes (128 bits from the system's secure
 /// generator), written as 22 characters of unpadded base64url. Not a row number, so
@@ -9,7 +10,7 @@ struct WalkID: Sendable, Equatable {
 
     let bytes: [UInt8]
 
-    var text: String { Base64URL.encode(bytes) }
+    var text: String { Base64.url.encode(bytes) }
 
     static func generate() -> WalkID {
         var generator = SystemRandomNumberGenerator()
@@ -23,7 +24,7 @@ struct WalkID: Sendable, Equatable {
     /// The ID written as `text`, or nil for any other string (wrong length or alphabet,
     /// a non-canonical spelling): such a walk cannot exist.
     init?(text: String) {
-        guard text.utf8.count == 22, let bytes = Base64URL.decode(text), bytes.count == Self.byteCount else { return nil }
+        guard text.utf8.count == 22, let bytes = Base64.url.decode(text), bytes.count == Self.byteCount else { return nil }
         self.bytes = bytes
     }
 }

@@ -1,4 +1,5 @@
 import Accounts
+import Basics
 import Foundation
 import SQLite
 
@@ -23,7 +24,7 @@ struct WalkRecord {
         let pointCount = row.int(4)
         let distance = row.double(5)
         walk = Walk(
-            walkID: Base64URL.encode(row.blob(1)), startedAt: Walks.date(row.int64(2)),
+            walkID: Base64.url.encode(row.blob(1)), startedAt: Walks.date(row.int64(2)),
             updatedAt: Walks.date(row.int64(3)), pointCount: pointCount, distanceMeters: distance,
             photoCount: row.int(6))
         let lastPoint = row.isNull(7) ? nil : WalkPoint(latitude: row.double(7), longitude: row.double(8))

@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func hashesVerifyOnlyTheirPassword() throws {
-        let hasher = PasswordHasher(cost: .test)
+        let hasher = try PasswordHasher(cost: .test)
         let hash = try hasher.hash("correct horse battery")
         #expect(try hasher.verify("correct horse battery", against: hash))
         #expect(try !hasher.verify("correct horse batterY", against: hash))

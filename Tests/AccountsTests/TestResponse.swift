@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+@testable import HTTPServer
 
 /// What a handler answered: its response, or the problem its `HTTPError` renders to.
 struct TestResponse {
@@ -18,10 +18,12 @@ struct TestResponse {
         detail = nil
     }
 
+    /// The problem as the server sends it: `problemResponse` renders the body.
     init(_ error: HTTPError) {
-        status = error.status.code
-        headers = error.headers
-        body = []
+        let response = error.problemResponse
+        status = response.status.code
+        headers = response.headers
+        body = response.body
         title = error.title
         detail = error.detail
     }

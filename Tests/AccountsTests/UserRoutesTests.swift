@@ -1,3 +1,4 @@
+import Basics
 import Crypto
 import Foundation
 import SQLite
@@ -123,7 +124,7 @@ import Testing
         for secret in [password, token, secondToken] {
             #expect(!contains(files, Array(secret.utf8)), "a secret is stored in the clear")
         }
-        for raw in [Base64URL.decode(token), Base64URL.decode(secondToken)] {
+        for raw in [Base64.url.decode(token), Base64.url.decode(secondToken)] {
             #expect(!contains(files, try #require(raw)), "raw token bytes are stored")
         }
     }

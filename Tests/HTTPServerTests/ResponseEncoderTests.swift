@@ -3,12 +3,6 @@ import Testing
 @testable import HTTPServer
 
 @Suite struct ResponseEncoderTests {
-    @Test func formatsIMFFixdate() {
-        // RFC 9110 §5.6.7's own example.
-        #expect(HTTPDateCache.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
-        #expect(HTTPDateCache.format(0) == "Thu, 01 Jan 1970 00:00:00 GMT")
-    }
-
     @Test func problemBodyIsEscapedJSON() {
         let response = HTTPError(.badRequest, detail: "bad \"lat\"\n\u{1}").problemResponse
         #expect(String(decoding: response.body, as: UTF8.self)

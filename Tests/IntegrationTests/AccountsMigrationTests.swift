@@ -81,7 +81,7 @@ import TestSupport
         try connection.execute("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA foreign_keys = ON")
         try Migrator(migrations: Array(AccountsSchema.migrator.migrations.prefix(1))).migrate(connection)
-        let hasher = PasswordHasher(cost: .test)
+        let hasher = try PasswordHasher(cost: .test)
         let created: Int64 = 1_793_534_400  // 2026-11-01T12:00:00Z
         for user in users {
             try connection.execute(

@@ -1,5 +1,6 @@
 import Foundation
 import SQLite
+import TestSupportCore
 import Testing
 
 @Suite struct MigratorTests {
@@ -10,7 +11,7 @@ import Testing
 
     @Test func appliesEachMigrationOnceAndRecordsTheVersion() throws {
         let (path, folder) = try temporaryDatabasePath()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { withExtendedLifetime(folder) {} }
         let connection = try SQLiteConnection(path: path)
         #expect(try Migrator(migrations: Array(migrations.prefix(1))).migrate(connection) == 1)
         #expect(try Migrator(migrations: migrations).migrate(connection) == 2)
@@ -21,7 +22,7 @@ import Testing
 
     @Test func aFailingMigrationLeavesThePreviousVersion() throws {
         let (path, folder) = try temporaryDatabasePath()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { withExtendedLifetime(folder) {} }
         let connection = try SQLiteConnection(path: path)
         let broken = migrations + ["CREATE TABLE b (x); THIS IS NOT SQL"]
         #expect(throws: SQLiteError.self) { try Migrator(migrations: broken).migrate(connection) }
@@ -32,7 +33,7 @@ import Testing
 
     @Test func refusesADatabaseFromANewerBuild() throws {
         let (path, folder) = try temporaryDatabasePath()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { withExtendedLifetime(folder) {} }
         let connection = try SQLiteConnection(path: path)
         try connection.execute("PRAGMA user_version = 7")
         #expect(throws: Migrator.MigrationError.databaseIsNewer(version: 7, known: 2)) {

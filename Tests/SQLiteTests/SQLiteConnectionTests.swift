@@ -1,12 +1,13 @@
 import Foundation
 import SQLite
+import TestSupportCore
 import Testing
 
-/// A fresh database file in its own temporary folder, removed by the caller's `defer`.
-func temporaryDatabasePath() throws -> (path: String, folder: URL) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sqlite-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return (folder.appendingPathComponent("test.sqlite").path, folder)
+/// A fresh database path in its own temporary folder, which is removed once released:
+/// the caller keeps it alive to the end of the test.
+func temporaryDatabasePath() throws -> (path: String, folder: TemporaryDirectory) {
+    let folder = try TemporaryDirectory(prefix: "sqlite-test")
+    return (folder.file("test.sqlite"), folder)
 }
 
 @Suite struct SQLiteConnectionTests {
@@ -16,7 +17,7 @@ func temporaryDatabasePath() throws -> (path: String, folder: URL) {
     ])
     func valuesRoundTrip(value: SQLiteValue) throws {
         let (path, folder) = try temporaryDatabasePath()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { withExtendedLifetime(folder) {} }
         let connection = try SQLiteConnection(path: path)
         try connection.execute("CREATE TABLE t (v)")
         try connection.execute("INSERT INTO t (v) VALUES (?)", [value])
@@ -35,7 +36,7 @@ func temporaryDatabasePath() throws -> (path: String, folder: URL) {
     @Test func transactionRollsBackWhenBodyThrows() throws {
         struct Abort: Error {}
         let (path, folder) = try temporaryDatabasePath()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { withExtendedLifetime(folder) {} }
         let connection = try SQLiteConnection(path: path)
         try connection.execute("CREATE TABLE t (v INTEGER)")
         #expect(throws: Abort.self) {
@@ -51,7 +52,7 @@ func temporaryDatabasePath() throws -> (path: String, folder: URL) {
 
     @Test func constraintViolationIsTypedAndNamesTheSQLButNotTheValues() throws {
         let (path, folder) = try temporaryDatabasePath()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { withExtendedLifetime(folder) {} }
         let connection = try SQLiteConnection(path: path)
         try connection.execute("CREATE TABLE users (name TEXT UNIQUE)")
         let insert = "INSERT INTO users (name) VALUES (?)"
@@ -68,7 +69,7 @@ func temporaryDatabasePath() throws -> (path: String, folder: URL) {
 
     @Test func syntaxErrorIsReportedWithItsSQL() throws {
         let (path, folder) = try temporaryDatabasePath()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { withExtendedLifetime(folder) {} }
         let connection = try SQLiteConnection(path: path)
         #expect {
             _ = try connection.prepare("SELEKT 1")
@@ -79,7 +80,7 @@ func temporaryDatabasePath() throws -> (path: String, folder: URL) {
 
     @Test func readOnlyConnectionRefusesWrites() throws {
         let (path, folder) = try temporaryDatabasePath()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { withExtendedLifetime(folder) {} }
         try SQLiteConnection(path: path).execute("CREATE TABLE t (v)")
         let reader = try SQLiteConnection(path: path, mode: .readOnly)
         #expect(throws: SQLiteError.self) { try reader.execute("INSERT INTO t (v) VALUES (1)") }
@@ -87,7 +88,7 @@ func temporaryDatabasePath() throws -> (path: String, folder: URL) {
 
     @Test func openingAMissingFileReadOnlyFails() throws {
         let (path, folder) = try temporaryDatabasePath()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { withExtendedLifetime(folder) {} }
         #expect(throws: SQLiteError.self) { _ = try SQLiteConnection(path: path, mode: .readOnly) }
     }
 }

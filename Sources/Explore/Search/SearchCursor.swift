@@ -1,3 +1,5 @@
+import Basics
+
 /// The opaque `cursor` of `GET /search`: how many results precede the next page, and the
 /// `SearchQuery.listDigest` of the list it pages through, as `<offset>.<16 hex digits>`.
 /// The catalog never changes while the server runs, so an offset into the same ordered
@@ -5,8 +7,7 @@
 /// code produces, for this query, are accepted.
 public enum SearchCursor {
     public static func encode(offset: Int, listDigest: UInt64) -> String {
-        let hex = String(listDigest, radix: 16)
-        return String(offset) + "." + String(repeating: "0", count: 16 - hex.count) + hex
+        String(offset) + "." + Hex.string(listDigest)
     }
 
     /// The offset a cursor resumes at; `SearchError.invalidCursor` unless `cursor` is

@@ -1,0 +1,60 @@
+import Glibc
+
+/// A moment broken into its UTC calendar fields (`gmtime_r`), and the two Internet
+/// spellings the server writes: IMF-fixdate for HTTP's `Date` (RFC 9110 §5.6.7) and
+/// RFC 3339 (the ISO 8601 profile) for JSON timestamps and log lines. Formatting by
+/// hand, without Foundation, keeps both cheap enough for every response and log line.
+public struct UTCDateTime: Sendable, Equatable {
+    public let year: Int
+    /// 1…12.
+    public let month: Int
+    /// 1…31.
+    public let day: Int
+    public let hour: Int
+    public let minute: Int
+    public let second: Int
+    /// 0 is Sunday.
+    public let weekday: Int
+
+    /// The UTC fields of `secondsSince1970` (negative before 1970).
+    public init(secondsSince1970: Int) {
+        var seconds = time_t(secondsSince1970)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        year = Int(parts.tm_year) + 1900
+        month = Int(parts.tm_mon) + 1
+        day = Int(parts.tm_mday)
+        hour = Int(parts.tm_hour)
+        minute = Int(parts.tm_min)
+        second = Int(parts.tm_sec)
+        weekday = Int(parts.tm_wday)
+    }
+
+    /// RFC 3339 in UTC, whole seconds: `2026-11-22T03:07:23Z`.
+    public var iso8601: String {
+        iso8601WithoutOffset + "Z"
+    }
+
+    /// `2026-11-22T03:07:23`: the RFC 3339 date and time without the offset, for a caller
+    /// that adds fractional seconds before the `Z`.
+    public var iso8601WithoutOffset: String {
+        Self.padded(year, 4) + "-" + Self.padded(month, 2) + "-" + Self.padded(day, 2) + "T" + Self.padded(hour, 2) + ":"
+            + Self.padded(minute, 2) + ":" + Self.padded(second, 2)
+    }
+
+    /// IMF-fixdate (RFC 9110 §5.6.7): `Sun, 06 Nov 1994 08:49:37 GMT`.
+    public var httpDate: String {
+        Self.dayNames[weekday] + ", " + Self.padded(day, 2) + " " + Self.monthNames[month - 1] + " " + Self.padded(year, 4)
+            + " " + Self.padded(hour, 2) + ":" + Self.padded(minute, 2) + ":" + Self.padded(second, 2) + " GMT"
+    }
+
+    private static let dayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// `value` in decimal, zero-padded to `width` digits (a negative year keeps its sign first).
+    private static func padded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value.magnitude)
+        let padding = String(repeating: "0", count: max(0, width - digits.count))
+        return (value < 0 ? "-" : "") + padding + digits
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// How the real `past-nyc` reads its configuration: values that are not what they claim
+/// are refused with a message and a non-zero exit, and the source folder can be named
+/// from anywhere.
+@Suite struct ConfigurationTests {
+    /// Arguments that would serve if the configuration were good, so only the value under
+    /// test can stop the server (a run that does start is stopped by the test's timeout).
+    static func serve(_ extra: [String] = []) -> [String] {
+        let root = PackageRoot.path
+        return ["serve", "--host", "127.0.0.1", "--source-dir", root + "/Data", "--openapi", root + "/openapi.yaml"] + extra
+    }
+
+    struct BadPort: CustomTestStringConvertible, Sendable {
+        let environment: String?
+        let option: String?
+        let message: String
+        var testDescription: String { "PORT=\(environment ?? "unset") --port \(option ?? "unset")" }
+    }
+
+    @Test(arguments: [
+        BadPort(environment: "abc", option: nil, message: "PORT environment variable must be a port number from 0 to 65535, got 'abc'"),
+        BadPort(environment: "", option: nil, message: "got ''"),
+        BadPort(environment: "8080x", option: nil, message: "got '8080x'"),
+        BadPort(environment: "65536", option: nil, message: "got '65536'"),
+        BadPort(environment: "-1", option: nil, message: "got '-1'"),
+        BadPort(environment: nil, option: "65536", message: "--port must be from 0 to 65535, got 65536"),
+        BadPort(environment: "8080", option: "70000", message: "--port must be from 0 to 65535, got 70000"),
+    ])
+    func aPortThatIsNotAPortIsRefused(_ row: BadPort) throws {
+        let dataDirectory = try TemporaryDirectory()
+        let arguments = Self.serve(["--data-dir", dataDirectory.path] + (row.option.map { ["--port", $0] } ?? []))
+        let (status, output) = try ServerProcess.runToExit(
+            arguments, environment: row.environment.map { ["PORT": $0] } ?? [:])
+        #expect(status == 64, "EX_USAGE: \(output)")
+        #expect(output.contains(row.message), "\(output)")
+        #expect(!FileManager.default.fileExists(atPath: dataDirectory.file("catalog.sqlite")), "refused before any work")
+    }
+
+    /// Started outside the repository, with the relative default, the server names what it
+    /// did not find, where it looked, and how to point at it, instead of a Foundation error.
+    @Test func startedElsewhereItSaysTheSourceFolderIsMissing() throws {
+        let elsewhere = try TemporaryDirectory()
+        let (status, output) = try ServerProcess.runToExit(
+            ["serve", "--port", "0", "--data-dir", elsewhere.file("var")], workingDirectory: elsewhere.path)
+        #expect(status == 64, "\(output)")
+        let resolved = URL(fileURLWithPath: elsewhere.path).resolvingSymlinksInPath().path
+        for expected in [
+            "./Data", "oldnyc-locations.jsonl.gz, boroughs.geojson, common-passwords.txt", "--source-dir",
+            "PAST_NYC_SOURCE_DIR", "the default, relative to the current folder",
+        ] {
+            #expect(output.contains(expected), "\(expected) in: \(output)")
+        }
+        #expect(output.contains(elsewhere.path + "/Data") || output.contains(resolved + "/Data"), "\(output)")
+        #expect(!output.contains("NSCocoaErrorDomain"))
+    }
+
+    /// Only the files that are missing are named.
+    @Test func aSourceFolderMissingOneFileNamesIt() throws {
+        let source = try TemporaryDirectory()
+        for name in ["oldnyc-locations.jsonl.gz", "boroughs.geojson"] {
+            try FileManager.default.copyItem(atPath: PackageRoot.path + "/Data/" + name, toPath: source.file(name))
+        }
+        let (status, output) = try ServerProcess.runToExit(
+            Self.serve(["--data-dir", source.file("var"), "--source-dir", source.path]))
+        #expect(status == 64)
+        #expect(output.contains(", from --source-dir) lacks common-passwords.txt."), "\(output)")
+    }
+
+    /// From another folder, `PAST_NYC_SOURCE_DIR` (and `--openapi`) are all it takes.
+    @Test func theSourceFolderVariableWorksFromAnotherFolder() throws {
+        let elsewhere = try TemporaryDirectory()
+        // A catalog built from the same data: the server checks it against the source files it finds.
+        try FileManager.default.createDirectory(atPath: elsewhere.file("var"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try SharedCatalog.path(), toPath: elsewhere.file("var/catalog.sqlite"))
+        let server = try ServerProcess(
+            arguments: ["--openapi", PackageRoot.path + "/openapi.yaml"], workingDirectory: elsewhere.path,
+            environment: ["PAST_NYC_SOURCE_DIR": PackageRoot.path + "/Data"])
+        let client = try RawHTTPClient(port: server.port)
+        #expect(try client.request("GET", "/healthz").status == 200)
+        #expect(FileManager.default.fileExists(atPath: elsewhere.file("var/catalog.sqlite")), "the default data folder, ./var")
+        #expect(server.stop() == 0)
+    }
+}
