@@ -11,9 +11,10 @@ struct StorageOptions: ParsableArguments {
     var dataDir = ApplicationConfiguration().dataDirectory
 
     @Option(
-        help: ArgumentHelp(
-            "Folder with the catalog source files and common-passwords.txt (the repository's Data folder).",
-            discussion: "Default: $\(Self.sourceDirectoryVariable), else \(ApplicationConfiguration().sourceDirectory)."))
+        help: """
+            Folder with the catalog source files and common-passwords.txt (the repository's Data folder). \
+            Default: $\(Self.sourceDirectoryVariable), else \(ApplicationConfiguration().sourceDirectory).
+            """)
     var sourceDir: String?
 
     /// `--source-dir`, else `$PAST_NYC_SOURCE_DIR`, else `./Data`.
