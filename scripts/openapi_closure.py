@@ -6,10 +6,10 @@
 The document leaves its response schemas open, because responses may gain
 fields and a generated client must not reject one it does not know. Yet every
 field the server sends today must be documented. The checks therefore read a
-closed copy: wherever a response body holds an object (a body, a property, an
-array item, a `oneOf`/`anyOf` branch), that schema gains
+closed copy: wherever a JSON response body holds an object (a body, a
+property, an array item, a `oneOf`/`anyOf` branch), that schema gains
 `unevaluatedProperties: false`, so a member that no schema of that object
-declares fails. Members of `allOf` stay open (the object that holds them
+declares fails. (The YAML document of `GET /openapi.yaml` stays open.) Members of `allOf` stay open (the object that holds them
 closes them all at once, JSON Schema 2020-12 §11.3), and so does any schema
 that says `additionalProperties` itself. Schemas that a request body or a
 parameter reaches are left as they are: requests already reject unknown
@@ -71,10 +71,16 @@ def closed_document(document):
         if name not in reached_by_requests:
             close(schema, False)
     for response in _responses(closed):
-        for media in (response.get("content") or {}).values():
-            if "schema" in media:
+        for media_type, media in (response.get("content") or {}).items():
+            if _is_json(media_type) and "schema" in media:
                 close(media["schema"], True)
     return closed
+
+
+def _is_json(media_type):
+    """JSON bodies (`application/json`, `application/problem+json`, …); not the YAML document."""
+    essence = media_type.split(";")[0].strip().lower()
+    return essence == "application/json" or essence.endswith("+json")
 
 
 def _responses(document):
