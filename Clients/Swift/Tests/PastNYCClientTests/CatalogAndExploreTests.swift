@@ -1,0 +1,142 @@
+import Foundation
+import OpenAPIRuntime
+import OpenAPIURLSession
+import PastNYCClient
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension EndToEndTests {
+    /// The public operations: service, catalog and exploring. Each GET with an ETag
+    /// is asked again with it and must answer 304.
+    @Suite struct CatalogAndExplore {
+        @Test func healthAndDocument() async throws {
+            let client = try makeClient()
+            #expect(try await client.getHealth().ok.body.json.status == .ok)
+
+            let served = try await client.getOpenAPIDocument().ok.body.yaml
+            let bytes = try await Data(collecting: served, upTo: 1 << 20)
+            let file = try Data(contentsOf: ServerProcess.repositoryRoot.appendingPathComponent("openapi.yaml"))
+            #expect(bytes == file)
+        }
+
+        @Test func nearby() async throws {
+            let client = try makeClient()
+            let query = Operations.GetNearby.Input.Query(
+                lat: unionSquare.latitude, lon: unionSquare.longitude, limit: 5, borough: "manhattan", photos: 2
+            )
+            let ok = try await client.getNearby(query: query).ok
+            let locations = try ok.body.json.locations
+            #expect(locations.count == 5)
+            #expect(locations.map(\.value2.distanceMeters) == locations.map(\.value2.distanceMeters).sorted())
+            #expect(locations.allSatisfy { $0.value1.borough == .manhattan && $0.value2.photos.count <= 2 })
+
+            let again = try await client.getNearby(query: query, headers: .init(ifNoneMatch: ok.headers.eTag))
+            #expect(try again.notModified.headers.eTag == ok.headers.eTag)
+
+            let problem = try await client.getNearby(query: .init(lat: 200, lon: unionSquare.longitude))
+                .badRequest.body.applicationProblemJson
+            #expect(problem.status == 400)
+            #expect(problem.detail.contains("lat"))
+        }
+
+        /// Why ``IfNoneMatchMiddleware`` exists: without it the runtime percent-encodes
+        /// the ETag, the server sees no entity tag it knows, and answers 200 again.
+        @Test func withoutTheMiddlewareTheETagNeverMatches() async throws {
+            let url = try #require(RunningServer.url)
+            let plain = Client(serverURL: url, transport: URLSessionTransport())
+            let etag = try await plain.getBoroughs().ok.headers.eTag
+            let again = try await plain.getBoroughs(headers: .init(ifNoneMatch: etag))
+            #expect(try again.ok.headers.eTag == etag)
+        }
+
+        @Test func region() async throws {
+            let client = try makeClient()
+            let query = Operations.GetRegion.Input.Query(south: 40.70, west: -74.02, north: 40.75, east: -73.97, limit: 3)
+            let ok = try await client.getRegion(query: query).ok
+            let region = try ok.body.json
+            #expect(region.locations.count == 3)
+            #expect(region.truncated && region.total > 3)
+            #expect(region.locations.map(\.value1.photoCount) == region.locations.map(\.value1.photoCount).sorted(by: >))
+
+            _ = try await client.getRegion(query: query, headers: .init(ifNoneMatch: ok.headers.eTag)).notModified
+
+            let problem = try await client.getRegion(query: .init(south: 40.75, west: -74.02, north: 40.70, east: -73.97))
+                .badRequest.body.applicationProblemJson
+            #expect(problem.detail.contains("south") || problem.detail.contains("north"))
+        }
+
+        @Test func photo() async throws {
+            let client = try makeClient()
+            let id = try #require(try await photoIDsNearUnionSquare(count: 1).first)
+            let ok = try await client.getPhoto(path: .init(photoID: id)).ok
+            let photo = try ok.body.json
+            #expect(photo.value1.photoID == id)
+            #expect(photo.value2.borough == .manhattan)
+            #expect(photo.value2.nyplURL.hasPrefix("http"))
+
+            _ = try await client.getPhoto(path: .init(photoID: id), headers: .init(ifNoneMatch: ok.headers.eTag)).notModified
+
+            let problem = try await client.getPhoto(path: .init(photoID: "no-such-photo")).notFound.body.applicationProblemJson
+            #expect(problem.status == 404)
+        }
+
+        @Test func boroughs() async throws {
+            let client = try makeClient()
+            let ok = try await client.getBoroughs().ok
+            #expect(try ok.body.json.map(\.name) == [.manhattan, .bronx, .brooklyn, .queens, .statenIsland])
+            _ = try await client.getBoroughs(headers: .init(ifNoneMatch: ok.headers.eTag)).notModified
+        }
+
+        @Test func clusters() async throws {
+            let client = try makeClient()
+            let query = Operations.GetClusters.Input.Query(south: 40.49, west: -74.26, north: 40.92, east: -73.69, zoom: 11, limit: 5)
+            let ok = try await client.getClusters(query: query).ok
+            let clusters = try ok.body.json
+            #expect(clusters.zoom == 11 && clusters.clusters.count == 5 && clusters.truncated)
+            #expect(clusters.clusters.allSatisfy { ($0.locationCount == 1) == ($0.locationID != nil) })
+
+            _ = try await client.getClusters(query: query, headers: .init(ifNoneMatch: ok.headers.eTag)).notModified
+
+            let problem = try await client.getClusters(query: .init(south: 40.49, west: -74.26, north: 40.92, east: -73.69, zoom: 23))
+                .badRequest.body.applicationProblemJson
+            #expect(problem.detail.contains("zoom"))
+        }
+
+        @Test func search() async throws {
+            let client = try makeClient()
+            let query = Operations.Search.Input.Query(q: "broadw", lat: unionSquare.latitude, lon: unionSquare.longitude, limit: 3)
+            let ok = try await client.search(query: query).ok
+            let page = try ok.body.json
+            #expect(page.results.count == 3 && page.total > 3)
+            let distances = page.results.compactMap(\.value2.distanceMeters)
+            #expect(distances.count == 3 && distances == distances.sorted())
+            let next = try #require(page.nextCursor)
+            let second = try await client.search(query: .init(q: "broadw", lat: unionSquare.latitude, lon: unionSquare.longitude, limit: 3, cursor: next)).ok.body.json
+            #expect(Set(second.results.map(\.value1.photoID)).isDisjoint(with: page.results.map(\.value1.photoID)))
+
+            _ = try await client.search(query: query, headers: .init(ifNoneMatch: ok.headers.eTag)).notModified
+
+            let problem = try await client.search(query: .init(q: "!!")).badRequest.body.applicationProblemJson
+            #expect(problem.detail.contains("q"))
+        }
+
+        @Test func tour() async throws {
+            let client = try makeClient()
+            let query = Operations.GetTour.Input.Query(lat: unionSquare.latitude, lon: unionSquare.longitude, minutes: 60, stops: 4)
+            let ok = try await client.getTour(query: query).ok
+            let tour = try ok.body.json
+            #expect(!tour.stops.isEmpty && tour.stops.count <= 4)
+            #expect(tour.photoCount == tour.stops.map(\.value1.photoCount).reduce(0, +))
+            #expect(tour.durationMinutes <= 60)
+
+            _ = try await client.getTour(query: query, headers: .init(ifNoneMatch: ok.headers.eTag)).notModified
+
+            let problem = try await client.getTour(query: .init(lat: unionSquare.latitude, lon: unionSquare.longitude, minutes: 5))
+                .badRequest.body.applicationProblemJson
+            #expect(problem.detail.contains("minutes"))
+        }
+    }
+}
