@@ -57,7 +57,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "HTTPServer", "Catalog", "Accounts", "Explore", "Walks", "CPrefetch",
+                "HTTPServer", "Catalog", "Accounts", "Explore", "Walks", "SQLite", "CPrefetch",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -27,13 +27,15 @@ build_release() {
     (cd "$ROOT" && swift build -c release --product past-nyc >&2)
 }
 
-# start_server <owasp|test>: waits (at most 5 minutes, the first start imports the
-# catalog) until the server logs its port.
+# start_server <owasp|test> [serve options...]: waits (at most 5 minutes, the first
+# start imports the catalog) until the server logs its port. The data directory is
+# $DATA_DIR when set, else one under $WORK_DIR.
 start_server() {
     local cost=$1
+    shift
     local log="$WORK_DIR/server-$cost.log"
-    "$BIN" serve --host 127.0.0.1 --port 0 --data-dir "$WORK_DIR/data" --source-dir "$ROOT/Data" \
-        --openapi "$ROOT/openapi.yaml" --password-cost "$cost" --log-level notice 2>"$log" &
+    "$BIN" serve --host 127.0.0.1 --port 0 --data-dir "${DATA_DIR:-$WORK_DIR/data}" --source-dir "$ROOT/Data" \
+        --openapi "$ROOT/openapi.yaml" --password-cost "$cost" --log-level notice "$@" 2>"$log" &
     SERVER_PID=$!
     PORT=""
     for _ in $(seq 1 3000); do

@@ -28,9 +28,15 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Lowest level logged to stderr: trace, debug, info, notice, warning, error, critical.")
     var logLevel = Logger.Level.info
 
+    @Option(help: "Open connections at most; one more is accepted and closed at once (the file descriptor limit must allow them).")
+    var maxConnections = HTTPServerConfiguration().maxConnections
+
     func validate() throws {
         guard (0...65535).contains(resolvedPort) else {
             throw ValidationError("port must be 0...65535, got \(resolvedPort)")
+        }
+        guard maxConnections >= 1 else {
+            throw ValidationError("max-connections must be at least 1, got \(maxConnections)")
         }
     }
 
@@ -48,6 +54,7 @@ struct ServeCommand: ParsableCommand {
         var configuration = ApplicationConfiguration()
         configuration.server.host = host
         configuration.server.port = resolvedPort
+        configuration.server.maxConnections = maxConnections
         configuration.dataDirectory = storage.dataDir
         configuration.sourceDirectory = storage.sourceDir
         configuration.openAPIPath = openapi
