@@ -3,9 +3,10 @@
 # when the script exits.
 #
 # After `start_server <password-cost>`: $PORT, $BASE_URL, $SERVER_PID, $WORK_DIR.
+# PAST_NYC_BIN runs another build than .build/release/past-nyc.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BIN="$ROOT/.build/release/past-nyc"
+BIN=${PAST_NYC_BIN:-"$ROOT/.build/release/past-nyc"}
 WORK_DIR=$(mktemp -d -t past-nyc-bench.XXXXXX)
 SERVER_PID=""
 

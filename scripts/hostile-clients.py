@@ -216,7 +216,7 @@ async def idle(args):
             stats["opened" if first else "reopened"] += 1
             first = False
             open_now[0] += 1
-            if open_now[0] == args.connections:
+            if stats["opened"] == args.connections:
                 ready.set()
             try:
                 # Idle until the server closes it (its idle timeout) or the hold ends.
@@ -239,10 +239,18 @@ async def idle(args):
         tasks.append(asyncio.create_task(one()))
         if index % 200 == 199:
             await asyncio.sleep(0.01)
-    await ready.wait()
+    try:
+        await asyncio.wait_for(ready.wait(), timeout=args.max_wait)
+    except asyncio.TimeoutError:
+        log(f"gave up: {stats['opened']} of {args.connections} opened in {args.max_wait} s")
     stats["open_seconds"] = round(time.monotonic() - started, 1)
     log(f"ready: {open_now[0]} connections open")
     deadline = time.monotonic() + args.hold
+    lowest = open_now[0]
+    while time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+        lowest = min(lowest, open_now[0])
+    stats["fewest_open_while_held"] = lowest
     await asyncio.gather(*tasks)
     return stats
 
@@ -261,28 +269,36 @@ class Traffic:
         self.errors = 0
         self.statuses = {}
 
-    async def exchange(self, reader, writer, method, target, headers=None, body=b""):
+    async def exchange(self, connection, method, target, headers=None, body=b""):
+        """One request on `connection` ([reader, writer]); reopened first when the
+        server closed it after its previous answer (`Connection: close`, as after a 400)."""
+        if connection[0] is None:
+            connection[:] = await asyncio.open_connection(HOST, self.port)
+        reader, writer = connection
         started = time.monotonic()
         writer.write(request_bytes(method, target, headers, body))
         await writer.drain()
         status, response_headers, response_body = await asyncio.wait_for(read_response(reader), timeout=30)
         self.latencies.append(time.monotonic() - started)
+        if response_headers.get("connection", "").lower() == "close":
+            writer.close()
+            connection[:] = [None, None]
         self.requests += 1
         self.statuses[status] = self.statuses.get(status, 0) + 1
-        if status >= 500:
+        if status >= 500 and status != 503:  # 503: the password hasher's queue is full, by design
             self.errors += 1
         return status, response_headers, response_body
 
     async def session(self, rng, index):
         """One keep-alive connection: a signed-in user's mix of reads and writes."""
-        reader, writer = await asyncio.open_connection(HOST, self.port)
+        connection = [None, None]
         try:
             name = f"{self.prefix}{index}"
             credentials = json.dumps({"username": name, "password": "soak password " + name}).encode()
             json_type = {"Content-Type": "application/json"}
-            status, _, body = await self.exchange(reader, writer, "POST", "/users/login", json_type, credentials)
+            status, _, body = await self.exchange(connection, "POST", "/users/login", json_type, credentials)
             if status != 200:
-                status, _, body = await self.exchange(reader, writer, "POST", "/users", json_type, credentials)
+                status, _, body = await self.exchange(connection, "POST", "/users", json_type, credentials)
             auth = {"Authorization": "Bearer " + json.loads(body)["token"]} if status in (200, 201) else {}
             walk = None
             for _ in range(rng.randint(5, 30)):
@@ -290,26 +306,26 @@ class Traffic:
                 choice = rng.random()
                 photo = rng.choice(self.photos)
                 if choice < 0.35:
-                    await self.exchange(reader, writer, "GET", f"/nearby?lat={lat + rng.uniform(-0.01, 0.01):.5f}&lon={lon:.5f}&limit=10")
+                    await self.exchange(connection, "GET", f"/nearby?lat={lat + rng.uniform(-0.01, 0.01):.5f}&lon={lon:.5f}&limit=10")
                 elif choice < 0.45:
-                    await self.exchange(reader, writer, "GET", f"/region?south={lat - 0.01}&west={lon - 0.01}&north={lat}&east={lon}&limit=20")
+                    await self.exchange(connection, "GET", f"/region?south={lat - 0.01}&west={lon - 0.01}&north={lat}&east={lon}&limit=20")
                 elif choice < 0.52:
-                    await self.exchange(reader, writer, "GET", f"/search?q={rng.choice(['bridge', 'broadway', 'park', 'church', 'brook'])}&limit=5")
+                    await self.exchange(connection, "GET", f"/search?q={rng.choice(['bridge', 'broadway', 'park', 'church', 'brook'])}&limit=5")
                 elif choice < 0.58:
-                    await self.exchange(reader, writer, "GET", f"/photos/{photo}")
+                    await self.exchange(connection, "GET", f"/photos/{photo}")
                 elif choice < 0.68 and auth:
-                    await self.exchange(reader, writer, rng.choice(["PUT", "PUT", "DELETE"]), f"/favorites/{photo}", auth)
+                    await self.exchange(connection, rng.choice(["PUT", "PUT", "DELETE"]), f"/favorites/{photo}", auth)
                 elif choice < 0.72 and auth:
-                    await self.exchange(reader, writer, "GET", "/favorites?limit=10", auth)
+                    await self.exchange(connection, "GET", "/favorites?limit=10", auth)
                 elif choice < 0.76 and auth:
-                    await self.exchange(reader, writer, "PUT", f"/recents/{photo}", auth)
+                    await self.exchange(connection, "PUT", f"/recents/{photo}", auth)
                 elif choice < 0.84 and auth:
                     if walk is None:
-                        status, headers, _ = await self.exchange(reader, writer, "POST", "/walks", auth)
+                        status, headers, _ = await self.exchange(connection, "POST", "/walks", auth)
                         walk = headers.get("location") if status == 201 else None
                     else:
                         point = json.dumps({"latitude": lat + rng.uniform(-0.01, 0.01), "longitude": lon + rng.uniform(-0.01, 0.01)})
-                        await self.exchange(reader, writer, "POST", walk + "/points", {**auth, **json_type}, point.encode())
+                        await self.exchange(connection, "POST", walk + "/points", {**auth, **json_type}, point.encode())
                 elif choice < 0.95:
                     bad = rng.choice([
                         ("GET", "/nearby?lat=91&lon=0", {}, b""),
@@ -321,11 +337,12 @@ class Traffic:
                         ("GET", "/favorites", {"Authorization": "Bearer wrong"}, b""),
                         ("PUT", "/favorites/none", auth, b""),
                     ])
-                    await self.exchange(reader, writer, *bad)
+                    await self.exchange(connection, *bad)
                 else:
-                    await self.exchange(reader, writer, "GET", "/healthz")
+                    await self.exchange(connection, "GET", "/healthz")
         finally:
-            writer.close()
+            if connection[1] is not None:
+                connection[1].close()
 
     async def vanish(self, rng):
         """A client that goes away mid-request, in one of several ways."""
@@ -391,9 +408,11 @@ async def mixed(args, sample):
     await asyncio.gather(*workers)
     if sampler:
         await sampler
-    return {"requests": traffic.requests, "errors": traffic.errors,
-            "statuses": {str(key): value for key, value in sorted(traffic.statuses.items())},
-            "p99_ms": round(percentile(traffic.latencies, 0.99) * 1000, 2)}
+    result = {"requests": traffic.requests, "errors": traffic.errors,
+              "statuses": {str(key): value for key, value in sorted(traffic.statuses.items())}}
+    if not sample:  # the soak's sampler reports latencies per interval instead
+        result["p99_ms"] = round(percentile(traffic.latencies, 0.99) * 1000, 2)
+    return result
 
 
 async def burst(args):
@@ -438,6 +457,7 @@ def main():
     p = sub.add_parser("idle")
     p.add_argument("--connections", type=int, default=10000)
     p.add_argument("--hold", type=float, default=20)
+    p.add_argument("--max-wait", type=float, default=240)
     for name in ("burst", "soak"):
         p = sub.add_parser(name)
         p.add_argument("--duration", type=float, default=10 if name == "burst" else 600)

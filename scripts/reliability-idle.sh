@@ -14,7 +14,7 @@ IDLE=${IDLE:-10000}
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-32}
 NEARBY="/nearby?lat=40.7306&lon=-73.9866&limit=10&photos=5"
-ulimit -n 65536
+ulimit -n "$(ulimit -Hn)"
 
 reqs() { wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" "$BASE_URL$NEARBY" | awk '/Requests\/sec/ { print $2 }'; }
 rss_mib() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$SERVER_PID/status"; }
@@ -29,7 +29,7 @@ echo "without idle connections: $baseline req/s, RSS $rss_before MiB, $fds_befor
 python3 "$ROOT/scripts/hostile-clients.py" --port "$PORT" idle --connections "$IDLE" --hold $((DURATION + 8)) \
     > "$WORK_DIR/idle.json" 2> "$WORK_DIR/idle.log" &
 client=$!
-for _ in $(seq 1 1200); do grep -q '^ready' "$WORK_DIR/idle.log" && break; sleep 0.1; done
+for _ in $(seq 1 2500); do grep -q "^ready" "$WORK_DIR/idle.log" && break; sleep 0.1; done
 grep -q '^ready' "$WORK_DIR/idle.log" || { echo "FAIL: the idle connections did not open"; cat "$WORK_DIR/idle.log"; exit 1; }
 rss_idle=$(rss_mib); fds_idle=$(fds)
 with_idle=$(reqs)

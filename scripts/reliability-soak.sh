@@ -19,6 +19,10 @@ fds() { ls "/proc/$SERVER_PID/fd" | wc -l; }
 
 start_server test
 curl -sf "$BASE_URL/healthz" >/dev/null
+# Warm-up at the soak's concurrency, so the database connections the server opens
+# lazily as load grows are open before the baseline is taken.
+python3 "$ROOT/scripts/hostile-clients.py" --port "$PORT" burst --duration 5 --clients "$CLIENTS" --seed 7 >/dev/null
+sleep 1
 baseline_fds=$(fds)
 echo "baseline: $baseline_fds descriptors, RSS $(awk '/VmRSS/ { print $2 / 1024 }' "/proc/$SERVER_PID/status") MiB"
 python3 "$ROOT/scripts/hostile-clients.py" --port "$PORT" soak --duration "$DURATION" --clients "$CLIENTS" \
