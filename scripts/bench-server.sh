@@ -30,11 +30,16 @@ build_release() {
 
 # start_server <owasp|test> [serve options...]: waits (at most 5 minutes, the first
 # start imports the catalog) until the server logs its port. The data directory is
-# $DATA_DIR when set, else one under $WORK_DIR.
+# $DATA_DIR when set, else one under $WORK_DIR. CATALOG, when set, is a built
+# catalog.sqlite copied into an empty data directory, to skip the first start's import.
 start_server() {
     local cost=$1
     shift
     local log="$WORK_DIR/server-$cost.log"
+    if [[ -n "${CATALOG:-}" && ! -e "${DATA_DIR:-$WORK_DIR/data}/catalog.sqlite" ]]; then
+        mkdir -p "${DATA_DIR:-$WORK_DIR/data}"
+        cp "$CATALOG" "${DATA_DIR:-$WORK_DIR/data}/catalog.sqlite"
+    fi
     "$BIN" serve --host 127.0.0.1 --port 0 --data-dir "${DATA_DIR:-$WORK_DIR/data}" --source-dir "$ROOT/Data" \
         --openapi "$ROOT/openapi.yaml" --password-cost "$cost" --log-level notice "$@" 2>"$log" &
     SERVER_PID=$!
