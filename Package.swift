@@ -63,7 +63,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "Basics", "HTTPServer", "Catalog", "Accounts", "Explore", "Walks", "CPrefetch",
+                "Basics", "HTTPServer", "Catalog", "Accounts", "Explore", "Walks", "SQLite", "CPrefetch",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -3,9 +3,10 @@
 # when the script exits.
 #
 # After `start_server <password-cost>`: $PORT, $BASE_URL, $SERVER_PID, $WORK_DIR.
+# PAST_NYC_BIN runs another build than .build/release/past-nyc.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BIN="$ROOT/.build/release/past-nyc"
+BIN=${PAST_NYC_BIN:-"$ROOT/.build/release/past-nyc"}
 WORK_DIR=$(mktemp -d -t past-nyc-bench.XXXXXX)
 SERVER_PID=""
 
@@ -27,13 +28,20 @@ build_release() {
     (cd "$ROOT" && swift build -c release --product past-nyc >&2)
 }
 
-# start_server <owasp|test>: waits (at most 5 minutes, the first start imports the
-# catalog) until the server logs its port.
+# start_server <owasp|test> [serve options...]: waits (at most 5 minutes, the first
+# start imports the catalog) until the server logs its port. The data directory is
+# $DATA_DIR when set, else one under $WORK_DIR. CATALOG, when set, is a built
+# catalog.sqlite copied into an empty data directory, to skip the first start's import.
 start_server() {
     local cost=$1
+    shift
     local log="$WORK_DIR/server-$cost.log"
-    "$BIN" serve --host 127.0.0.1 --port 0 --data-dir "$WORK_DIR/data" --source-dir "$ROOT/Data" \
-        --openapi "$ROOT/openapi.yaml" --password-cost "$cost" --log-level notice 2>"$log" &
+    if [[ -n "${CATALOG:-}" && ! -e "${DATA_DIR:-$WORK_DIR/data}/catalog.sqlite" ]]; then
+        mkdir -p "${DATA_DIR:-$WORK_DIR/data}"
+        cp "$CATALOG" "${DATA_DIR:-$WORK_DIR/data}/catalog.sqlite"
+    fi
+    "$BIN" serve --host 127.0.0.1 --port 0 --data-dir "${DATA_DIR:-$WORK_DIR/data}" --source-dir "$ROOT/Data" \
+        --openapi "$ROOT/openapi.yaml" --password-cost "$cost" --log-level notice "$@" 2>"$log" &
     SERVER_PID=$!
     PORT=""
     for _ in $(seq 1 3000); do

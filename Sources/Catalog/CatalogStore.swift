@@ -24,6 +24,9 @@ public enum CatalogStore {
         let sources = try SourceFiles(directory: sourceDirectory)
         let path = databasePath(dataDirectory)
         if FileManager.default.fileExists(atPath: path), CatalogReader.isCurrent(path: path, sources: sources) {
+            // A build killed while an older catalog was in place leaves its file behind
+            // even though nothing is rebuilt now (found by a kill -9 test).
+            removeAbandonedTemporaries(in: dataDirectory)
             return try CatalogReader.load(path: path)
         }
         try build(sources, dataDirectory: dataDirectory)

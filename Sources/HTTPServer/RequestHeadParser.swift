@@ -11,6 +11,9 @@
 ///   the values are identical (RFC 9112 §6.3 ¶5 allows either).
 /// - `Transfer-Encoding` on HTTP/1.0 is refused (400, RFC 9112 §6.1 ¶16).
 enum RequestHeadParser {
+    /// The longest method accepted; the registered ones are at most 17 bytes.
+    static let maxMethodBytes = 32
+
     static func parse(_ bytes: [UInt8], limits: ParseLimits = .default) -> ParseResult<RequestHead> {
         bytes.withUnsafeBufferPointer { parse($0, limits: limits) }
     }
@@ -46,9 +49,12 @@ enum RequestHeadParser {
             // method = token
             let methodStart = index
             while index < buffer.count, HTTPToken.isToken(buffer[index]) { index += 1 }
-            guard index < buffer.count else {
-                return index - methodStart > 32 ? .invalid(.badRequest, reason: "the method is too long") : incomplete()
+            // Checked whether or not the space has arrived, so a head sent in pieces is
+            // refused exactly when the same head sent whole is (found by fuzzing).
+            if index - methodStart > RequestHeadParser.maxMethodBytes {
+                return .invalid(.badRequest, reason: "the method is too long")
             }
+            guard index < buffer.count else { return incomplete() }
             guard index > methodStart, buffer[index] == 0x20 else {
                 return .invalid(.badRequest, reason: "the request line does not start with a method token and one space")
             }

@@ -29,6 +29,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Lowest level logged to stderr: trace, debug, info, notice, warning, error, critical.")
     var logLevel = Logger.Level.info
 
+    @Option(help: "Open connections at most; one more is accepted and closed at once (the file descriptor limit must allow them).")
+    var maxConnections = HTTPServerConfiguration().maxConnections
+
     func validate() throws {
         _ = try resolvedPort()
         try storage.requireSourceFiles(ApplicationConfiguration.sourceFileNames)
@@ -36,6 +39,9 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError(
                 "no OpenAPI document at \(openapi) (\(URL(fileURLWithPath: openapi).standardizedFileURL.path)). "
                     + "Start past-nyc in the repository's root folder, or point --openapi at its openapi.yaml.")
+        }
+        guard maxConnections >= 1 else {
+            throw ValidationError("max-connections must be at least 1, got \(maxConnections)")
         }
     }
 
@@ -61,6 +67,7 @@ struct ServeCommand: ParsableCommand {
         var configuration = ApplicationConfiguration()
         configuration.server.host = host
         configuration.server.port = try resolvedPort()
+        configuration.server.maxConnections = maxConnections
         configuration.dataDirectory = storage.dataDir
         configuration.sourceDirectory = storage.resolvedSourceDir
         configuration.openAPIPath = openapi

@@ -20,6 +20,10 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// A UNIQUE, PRIMARY KEY or other constraint was violated.
     public var isConstraintViolation: Bool { primaryCode == SQLITE_CONSTRAINT }
 
+    /// The disk is full (SQLITE_FULL) or failed an I/O (SQLITE_IOERR): the write was not
+    /// stored, and may succeed once space is freed; the database itself stays intact.
+    public var isStorageFailure: Bool { primaryCode == SQLITE_FULL || primaryCode == SQLITE_IOERR }
+
     /// The database stayed locked past the busy timeout.
     public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
 

@@ -10,7 +10,7 @@ public final class ServerProcess {
     public let port: Int
 
     /// Built by `swift build` / `swift test` (IntegrationTests depends on the executable).
-    static let executable = PackageRoot.path + "/.build/debug/past-nyc"
+    public static let executable = PackageRoot.path + "/.build/debug/past-nyc"
 
     public enum StartError: Error, CustomStringConvertible {
         case missingExecutable(String)

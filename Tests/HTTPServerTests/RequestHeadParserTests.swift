@@ -34,6 +34,24 @@ import Testing
         }
     }
 
+    /// Fuzzing finding: a 44-byte method was accepted when the head arrived whole but
+    /// refused (400) while only the method had arrived, so the same request got two answers.
+    @Test func aTooLongMethodIsRefusedWholeAndInPieces() {
+        let head = Array((String(repeating: "Q", count: RequestHeadParser.maxMethodBytes + 1) + " / HTTP/1.1\r\nHost: x\r\n\r\n").utf8)
+        for length in [RequestHeadParser.maxMethodBytes + 1, head.count] {
+            guard case .invalid(.badRequest, _) = RequestHeadParser.parse(Array(head[..<length])) else {
+                Issue.record("the first \(length) bytes were not refused")
+                continue
+            }
+        }
+        let longest = String(repeating: "Q", count: RequestHeadParser.maxMethodBytes) + " / HTTP/1.1\r\nHost: x\r\n\r\n"
+        guard case .complete(let parsed, _) = RequestHeadParser.parse(Array(longest.utf8)) else {
+            Issue.record("a method of the longest length was refused")
+            return
+        }
+        #expect(parsed.method.rawValue.utf8.count == RequestHeadParser.maxMethodBytes)
+    }
+
     @Test func consumesOnlyTheFirstOfPipelinedRequests() {
         let one = "GET /a HTTP/1.1\r\nHost: x\r\n\r\n"
         guard case .complete(let head, let consumed) = RequestHeadParser.parse(Array((one + one).utf8)) else {
