@@ -269,7 +269,7 @@ final class Connection {
         switch exchange.match {
         case .found(let handler, let pathParameters):
             request.pathParameters = pathParameters
-            switch handler {
+            switch handler.placement(for: request) {
             case .immediate(let run):
                 respond(Self.run(run, request, logger: loop.context.logger), to: exchange)
             case .blocking(let run):
