@@ -69,7 +69,7 @@ BIN=${BIN:-.build/release/past-nyc}
 if [[ " ${REQUESTED[*]} " == *" login "* ]]; then PASSWORD_COST=${PASSWORD_COST:-owasp}; fi
 PASSWORD_COST=${PASSWORD_COST:-test}
 SERVER_CMD=${SERVER_CMD:-'$BIN serve --host 127.0.0.1 --port $PORT --data-dir $TMP --password-cost $PASSWORD_COST'}
-HEALTH_TIMEOUT_SECONDS=${HEALTH_TIMEOUT_SECONDS:-60}
+HEALTH_TIMEOUT_SECONDS=${HEALTH_TIMEOUT_SECONDS:-300}
 # wrk's share of its core above which a run is flagged, in percent.
 WRK_SATURATED=90
 # The write scenarios' load: 2 wrk threads, 16 connections.
