@@ -43,7 +43,8 @@
 # request (from /proc) and wrk's CPU, nginx's, the median ratio and its range, the
 # goal and whether it was met; and the server's peak resident memory (VmHWM).
 #
-# Environment: PORT (18080), NGINX_PORT (18081), RUNS (3), DURATION (10s; whole
+# Environment: PORT (18080), NGINX_PORT (18081), RUNS (3), START_RUNS (RUNS: cold and
+#   warm starts measured), DURATION (10s; whole
 #   seconds), CONNECTIONS (64), THREADS (1, wrk's, for the GET scenarios), POOL_SIZE
 #   (1000), SEED (1), SERVER_CPUS ("0"), WRK_CPUS ("1"), BIN (.build/release/past-nyc),
 #   PASSWORD_COST (owasp with login, else test), SERVER_CMD (default below; $PORT and
@@ -57,6 +58,7 @@ read -r -a REQUESTED <<<"${*:-$ALL_SCENARIOS}"
 PORT=${PORT:-18080}
 NGINX_PORT=${NGINX_PORT:-18081}
 RUNS=${RUNS:-3}
+START_RUNS=${START_RUNS:-$RUNS}
 DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-1}
@@ -161,17 +163,17 @@ echo "server: $SERVER_CMD (password cost $PASSWORD_COST)   wrk: $CONNECTIONS con
 echo "CPUs: server and nginx ${SERVER_CPUS:-any}, wrk ${WRK_CPUS:-any}; pools of $POOL_SIZE requests, seed $SEED"
 
 cold=(); warm=()
-for ((run = 1; run <= RUNS; run++)); do
+for ((run = 1; run <= START_RUNS; run++)); do
     rm -rf "$TMP" && mkdir -p "$TMP"
     start_server
     cold+=("$STARTUP_MS")
     stop_server
     start_server
     warm+=("$STARTUP_MS")
-    if (( run < RUNS )); then stop_server; fi
+    if (( run < START_RUNS )); then stop_server; fi
 done
-printf 'cold start to healthy (ms, median of %d): %s\n' "$RUNS" "$(printf '%s\n' "${cold[@]}" | median)"
-printf 'warm start to healthy (ms, median of %d): %s\n' "$RUNS" "$(printf '%s\n' "${warm[@]}" | median)"
+printf 'cold start to healthy (ms, median of %d): %s\n' "$START_RUNS" "$(printf '%s\n' "${cold[@]}" | median)"
+printf 'warm start to healthy (ms, median of %d): %s\n' "$START_RUNS" "$(printf '%s\n' "${warm[@]}" | median)"
 
 # --- request pools, and nginx serving the same bodies -----------------------------
 
