@@ -8,7 +8,7 @@
 # Usage: swift build -c release --product past-nyc && scripts/fd-leak-check.sh
 # Environment: DURATION (15).
 set -euo pipefail
-source "$(dirname "$0")/bench-server.sh"
+source "$(dirname "$0")/run-server.sh"
 DURATION=${DURATION:-15}
 CLIENTS="python3 $ROOT/scripts/hostile-clients.py"
 

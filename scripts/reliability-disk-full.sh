@@ -11,7 +11,7 @@
 # Usage (as root): swift build -c release --product past-nyc && scripts/reliability-disk-full.sh
 # Environment: SIZE_MIB (size of the tmpfs, 80: the catalog takes about 53).
 set -euo pipefail
-source "$(dirname "$0")/bench-server.sh"
+source "$(dirname "$0")/run-server.sh"
 SIZE_MIB=${SIZE_MIB:-80}
 [[ $(id -u) == 0 ]] || { echo "reliability-disk-full: must run as root (it mounts a tmpfs)" >&2; exit 1; }
 

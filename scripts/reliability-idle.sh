@@ -9,7 +9,7 @@
 # Usage: swift build -c release --product past-nyc && scripts/reliability-idle.sh
 # Environment: IDLE (10000), DURATION (wrk seconds, 10), CONNECTIONS (wrk's, 32).
 set -euo pipefail
-source "$(dirname "$0")/bench-server.sh"
+source "$(dirname "$0")/run-server.sh"
 IDLE=${IDLE:-10000}
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-32}

@@ -13,7 +13,7 @@
 # Usage: swift build -c release --product past-nyc && scripts/reliability-slow-clients.sh
 # Environment: DURATION (wrk seconds, 10), CONNECTIONS (wrk's, 32).
 set -euo pipefail
-source "$(dirname "$0")/bench-server.sh"
+source "$(dirname "$0")/run-server.sh"
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-32}
 CLIENTS="python3 $ROOT/scripts/hostile-clients.py"

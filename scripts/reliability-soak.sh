@@ -9,7 +9,7 @@
 #   OUT_DIR (default docs/reliability) receives soak.csv and soak.png.
 # Environment: DURATION (600), CLIENTS (concurrent client loops, 16).
 set -euo pipefail
-source "$(dirname "$0")/bench-server.sh"
+source "$(dirname "$0")/run-server.sh"
 OUT_DIR=$(realpath -m "${1:-$ROOT/docs/reliability}")
 DURATION=${DURATION:-600}
 CLIENTS=${CLIENTS:-16}

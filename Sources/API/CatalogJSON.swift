@@ -17,6 +17,12 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
     private let locationFragments: [Int32]
     /// The fragment of each photo's summary, in `catalog.photos` order.
     private let photoFragments: [Int32]
+    /// Where `,"intersection":` starts in each location's head: what lies before it, after
+    /// the opening brace, is the location's part of a full photo (`photoBody`).
+    private let intersectionStarts: [Int32]
+    /// Each photo's members that only the full photo has, `{"intersection":…,"nyplURL":…}`
+    /// (its label, folder, text, years and NYPL URL), in `catalog.photos` order.
+    private let photoTails: CatalogJSONArena
     /// Where each photo's thumbnail URL, as a JSON string, lies inside its summary
     /// (the value of its `"thumbnailURL"` member), relative to the summary's start.
     private let thumbnailStarts: [Int32]
@@ -47,6 +53,7 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         }
         var thumbnailStarts = [Int32](repeating: 0, count: photos.count)
         var thumbnailEnds = [Int32](repeating: 0, count: photos.count)
+        var intersectionStarts = [Int32](repeating: 0, count: locations.count)
         fragments = CatalogJSONArena(
             count: order.count, estimatedSize: 320,
             joined: { index in
@@ -57,7 +64,9 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
             switch order[index] {
             case .head(let location):
                 writer.beginObject()
-                Self.writeLocationMembers(locations[location], into: &writer)
+                Self.writeLocationPlace(locations[location], into: &writer)
+                intersectionStarts[location] = Int32(writer.bytes.count)
+                writer.field("intersection", locations[location].intersection)
                 writer.key("photoCount")
             case .summary(let photo):
                 let thumbnail = Self.writeSummary(of: photos[photo], into: &writer)
@@ -69,6 +78,10 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         self.photoFragments = photoFragments
         self.thumbnailStarts = thumbnailStarts
         self.thumbnailEnds = thumbnailEnds
+        self.intersectionStarts = intersectionStarts
+        photoTails = CatalogJSONArena(count: photos.count, estimatedSize: 400) { photo, writer in
+            Self.writePhotoTail(of: photos[photo], into: &writer)
+        }
         boroughsBody = Self.encodeBoroughs(catalog.boroughSummaries)
     }
 
@@ -179,19 +192,28 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         return body
     }
 
-    /// The full photo: PhotoSummary plus location, labels, folder, text, years and nyplURL.
+    /// The full photo: PhotoSummary plus location, labels, folder, text, years and nyplURL,
+    /// spliced from three precomputed pieces: the photo's summary without its closing
+    /// brace, its location's place (`locationID` to `borough`) and the photo's tail.
     func photoBody(_ index: Int) -> [UInt8] {
-        let photo = catalog.photos[index]
-        let location = catalog.locations[photo.locationIndex]
-        var writer = JSONWriter(reservingCapacity: 1024)
+        let summary = Int(photoFragments[index])
+        let location = catalog.photos[index].locationIndex
+        let head = Int(locationFragments[location])
+        let place = 1..<Int(intersectionStarts[location])
+        var body: [UInt8] = []
+        body.reserveCapacity(fragments.size(summary) + place.count + photoTails.size(index))
+        fragments.append(summary, part: 0..<(fragments.size(summary) - 1), to: &body)
+        body.append(UInt8(ascii: ","))
+        fragments.append(head, part: place, to: &body)
+        body.append(UInt8(ascii: ","))
+        photoTails.append(index, part: 1..<photoTails.size(index), to: &body)
+        return body
+    }
+
+    /// `{"intersection":…,"folder":…,"text":…,"years":[…],"nyplURL":…}`: the members of a
+    /// full photo after its location's, in contract order.
+    private static func writePhotoTail(of photo: borrowing CatalogPhoto, into writer: inout JSONWriter) {
         writer.beginObject()
-        writer.field("photoID", photo.photoID)
-        writer.field("thumbnailURL", photo.thumbnailURL)
-        Self.writeSummaryTail(of: photo, into: &writer)
-        writer.field("locationID", location.locationID)
-        writer.field("latitude", location.latitude)
-        writer.field("longitude", location.longitude)
-        writer.field("borough", location.borough?.rawValue)
         writer.field("intersection", photo.intersection)
         writer.field("folder", photo.folder)
         writer.field("text", photo.text)
@@ -201,7 +223,6 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         writer.endArray()
         writer.field("nyplURL", photo.nyplURL)
         writer.endObject()
-        return writer.bytes
     }
 
     /// The PhotoSummary object; returns where its thumbnail URL (a JSON string) lies in `writer.bytes`.
@@ -227,12 +248,12 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         writer.field("date", photo.date)
     }
 
-    private static func writeLocationMembers(_ location: CatalogLocation, into writer: inout JSONWriter) {
+    /// A location's members before its `intersection`: `locationID` to `borough`.
+    private static func writeLocationPlace(_ location: CatalogLocation, into writer: inout JSONWriter) {
         writer.field("locationID", location.locationID)
         writer.field("latitude", location.latitude)
         writer.field("longitude", location.longitude)
         writer.field("borough", location.borough?.rawValue)
-        writer.field("intersection", location.intersection)
     }
 
     /// Ends a list that `limit` may have cut (`/region`, `/clusters`): closes the

@@ -4,8 +4,9 @@ import HTTPServer
 
 /// `GET /search` (openapi.yaml): photos whose words match every word of `q`.
 ///
-/// The search reads SQLite's full-text index, so the route is `.blocking`: it runs on
-/// the worker pool, never on an event loop. Every 200 carries a strong ETag made of the
+/// A query whose phrases are all in the search's memory is answered on the event loop;
+/// one that must read SQLite's full-text index runs on the worker pool
+/// (`RouteHandler.immediateUnlessBlocking`). Every 200 carries a strong ETag made of the
 /// catalog's data version and the normalized query (`CatalogEntityTag`): the keys of
 /// `q`'s words, the filters, the point, the page size and where the page starts.
 public struct SearchRoutes: Sendable {
@@ -20,12 +21,24 @@ public struct SearchRoutes: Sendable {
     }
 
     public func register(in router: inout Router) {
-        router.add(.get, "/search", .blocking { try search($0) })
+        router.add(.get, "/search", .immediateUnlessBlocking({ try searchInMemory($0) }, blocking: { try search($0) }))
     }
 
     static let parameters = ["q", "from", "to", "borough", "lat", "lon", "limit", "cursor"]
 
+    /// The response from memory alone, or nil when a phrase of the query is not there yet.
+    func searchInMemory(_ request: HTTPRequest) throws -> HTTPResponse? {
+        let query = try Self.query(request)
+        return search.searchInMemory(query).map { respond(query, page: $0) }
+    }
+
     func search(_ request: HTTPRequest) throws -> HTTPResponse {
+        let query = try Self.query(request)
+        return respond(query, page: try search.search(query))
+    }
+
+    /// The query of a request, its cursor checked against its list.
+    private static func query(_ request: HTTPRequest) throws -> SearchQuery {
         let parameters = try CatalogParameters(request, known: Self.parameters)
         guard let q = parameters.value("q") else { throw CatalogParameters.invalid("q", "is required") }
         let terms: SearchTerms
@@ -41,22 +54,24 @@ public struct SearchRoutes: Sendable {
         }
         let limit = try parameters.integer("limit", default: 20, in: 1...100)
         var query = SearchQuery(terms: terms, filter: filter, origin: origin, limit: limit)
-        let listDigest = query.listDigest
         if let cursor = parameters.value("cursor") {
             do {
-                query.offset = try SearchCursor.decode(cursor, listDigest: listDigest)
+                query.offset = try SearchCursor.decode(cursor, listDigest: query.listDigest)
             } catch {
                 throw error.httpError
             }
         }
+        return query
+    }
 
-        let page = try search.search(query)
+    private func respond(_ query: SearchQuery, page: SearchPage) -> HTTPResponse {
+        let listDigest = query.listDigest
         let body = json.searchBody(
             total: page.total, photos: page.photos, distances: page.distances,
             nextCursor: page.nextOffset.map { SearchCursor.encode(offset: $0, listDigest: listDigest) })
         var tag = CatalogEntityTag(dataVersion: dataVersion, endpoint: "s")
         tag.add(Int(bitPattern: UInt(listDigest)))
-        tag.add(limit)
+        tag.add(query.limit)
         tag.add(query.offset)
         return .json(body, etag: tag.value)
     }

@@ -102,7 +102,8 @@ final class Connection {
                     loop.context.logger, method: log.method, path: log.path, status: encoded.status,
                     bytes: encoded.body.count, startedAt: log.startedAt, requestID: log.requestID, remote: remoteAddress)
                 action = flush()
-            case .handle(let request, let match):
+            case .handle(let request, let routed):
+                let match = RequestPipeline.placing(routed, for: request)
                 if case .found(.blocking, _) = match {
                     setInterest(0)
                     let loop = self.loop, descriptor = socket.rawValue, id = self.id

@@ -10,7 +10,7 @@ enum RequestPipeline {
     static func response(to request: HTTPRequest, match: Router.Match, logger: Logger) -> HTTPResponse {
         switch match {
         case .found(let handler, _):
-            switch handler {
+            switch handler.placement(for: request) {
             case .immediate(let run), .blocking(let run):
                 return Self.run(run, request, logger: logger)
             }
@@ -25,6 +25,17 @@ enum RequestPipeline {
             return error.problemResponse
         case .notFound:
             return HTTPError(.notFound, detail: "No resource at this path.").problemResponse
+        }
+    }
+
+    /// `match` with its handler placed for `request` (see `RouteHandler.placement(for:)`):
+    /// an `immediateUnlessBlocking` one has already run its in-memory half, so the
+    /// caller on the event loop only has to tell `immediate` from `blocking`.
+    static func placing(_ match: Router.Match, for request: HTTPRequest) -> Router.Match {
+        guard case .found(let handler, let pathParameters) = match else { return match }
+        switch handler.placement(for: request) {
+        case .immediate(let run): return .found(.immediate(run), pathParameters: pathParameters)
+        case .blocking(let run): return .found(.blocking(run), pathParameters: pathParameters)
         }
     }
 

@@ -9,4 +9,34 @@ public enum RouteHandler: Sendable {
     /// Runs on the server's bounded worker pool, off the event loop: for SQLite,
     /// password hashing and anything else that may block.
     case blocking(@Sendable (HTTPRequest) throws -> HTTPResponse)
+    /// For work that is usually in memory but sometimes must block (a search whose
+    /// phrases are not all cached yet): the first closure runs on the event loop, under
+    /// the rules of `immediate`, and returns nil when it cannot answer from memory; then
+    /// the second runs on the worker pool. The hand-off to a worker and back costs
+    /// about as much CPU as a fast handler's whole work, so this saves it when it can.
+    case immediateUnlessBlocking(
+        @Sendable (HTTPRequest) throws -> HTTPResponse?, blocking: @Sendable (HTTPRequest) throws -> HTTPResponse)
+
+    /// Where one request's handler runs: `immediate` or `blocking` as they are; for
+    /// `immediateUnlessBlocking`, runs its first closure now (the caller is on the event
+    /// loop) and answers `immediate` with its response or error, or `blocking`.
+    public func placement(for request: HTTPRequest) -> Placement {
+        switch self {
+        case .immediate(let run): return .immediate(run)
+        case .blocking(let run): return .blocking(run)
+        case .immediateUnlessBlocking(let immediate, let blocking):
+            do {
+                guard let response = try immediate(request) else { return .blocking(blocking) }
+                return .immediate { _ in response }
+            } catch {
+                return .immediate { _ in throw error }
+            }
+        }
+    }
+
+    /// Where one request's handler runs, and what it runs.
+    public enum Placement: Sendable {
+        case immediate(@Sendable (HTTPRequest) throws -> HTTPResponse)
+        case blocking(@Sendable (HTTPRequest) throws -> HTTPResponse)
+    }
 }

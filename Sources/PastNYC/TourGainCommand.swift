@@ -5,7 +5,7 @@ import Foundation
 
 /// `past-nyc tour-gain`: how the tour planner compares with the greedy tour the API
 /// promises to match or beat, from the points of a file, and how much CPU planning takes
-/// (`scripts/bench-tours.sh` runs it on the points it loads the server with).
+/// (`scripts/bench.sh tours` runs it on the points it loads the server with).
 struct TourGainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tour-gain",

@@ -12,8 +12,10 @@ import Synchronization
 /// page of a word in 38,701 photos reads about a page of entries. With them, the search
 /// walks the lists in photo order together, keeps the photos in all of them that pass
 /// the filters, adds their ranks or measures their distance, and keeps only the page's
-/// best (`BestResults`): one pass, not a sort. Looking phrases up may block on SQLite, so searches run on the server's worker
-/// threads, each on a read-only connection of its own from a small pool.
+/// best (`BestResults`): one pass, not a sort. Looking a phrase up may block on SQLite, so
+/// `search` runs on the server's worker threads, each on a read-only connection of its
+/// own from a small pool; `searchInMemory` answers on an event loop when every phrase is
+/// in the cache.
 ///
 /// `Sendable`: the catalog and the ID order are immutable; connections and the cache
 /// are behind their locks.
@@ -44,7 +46,21 @@ public final class PhotoSearch: Sendable {
 
     /// One page of the photos matching `query`, and how many match in all.
     public func search(_ query: SearchQuery) throws -> SearchPage {
-        let phrases = try query.terms.phrases.map { try matches($0) }
+        search(query, phrases: try query.terms.phrases.map { try matches($0) })
+    }
+
+    /// `search(query)` from the phrase cache alone, never touching SQLite; nil when a
+    /// phrase of the query is not cached.
+    public func searchInMemory(_ query: SearchQuery) -> SearchPage? {
+        var phrases: [PhraseMatches] = []
+        for phrase in query.terms.phrases {
+            guard let cached = cache.matches(for: phrase) else { return nil }
+            phrases.append(cached)
+        }
+        return search(query, phrases: phrases)
+    }
+
+    private func search(_ query: SearchQuery, phrases: [PhraseMatches]) -> SearchPage {
         let filter = query.filter
         let origin = query.origin
         // An offset past every photo (a forged cursor) keeps everything and shows nothing.

@@ -20,7 +20,7 @@ import TestSupport
         let request = HTTPRequest(
             method: .get, target: "/clusters", path: "/clusters", queryItems: query.map { (name: $0.0, value: $0.1) },
             pathParameters: parameters)
-        switch handler {
+        switch handler.placement(for: request) {
         case .immediate(let run): return try run(request)
         case .blocking(let run): return try run(request)
         }

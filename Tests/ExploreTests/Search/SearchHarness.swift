@@ -39,7 +39,7 @@ enum SearchHarness {
         let request = HTTPRequest(
             method: .get, target: "/search", path: "/search", queryItems: query.map { (name: $0.0, value: $0.1) },
             pathParameters: parameters)
-        switch handler {
+        switch handler.placement(for: request) {
         case .immediate(let run): return try run(request)
         case .blocking(let run): return try run(request)
         }

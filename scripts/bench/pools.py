@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""Builds the request pools of scripts/bench-catalog.sh, and the matching files nginx serves.
+"""Builds the request pools of scripts/bench.sh, and the matching files nginx serves.
 
-For each scenario it draws a seeded pool of request paths, asks the running server
-for every one of them, and writes each response body to a file under a random
-name, so nginx can serve the same bytes (same body sizes, same mix) as the
+For each GET scenario it draws a seeded pool of request paths, asks the running
+server for every one of them, and writes each response body to a file under a
+random name, so nginx can serve the same bytes (same body sizes, same mix) as the
 scenario it is compared with. Writes, in --out:
 
-  <scenario>.server   the pool's paths for the server, one a line
+  <scenario>.server   the pool's requests for the server, one a line: a path
+                      (GET), or a method, a space and a path
   <scenario>.nginx    the paths of the same bodies on nginx, in the same order
+                      (GET scenarios only: a write has no static twin)
+  tours.points        the start points of the tours pool, "latitude longitude"
 
 and prints one line per scenario it kept: "<scenario>\t<median body bytes>\t<label>".
-A scenario whose first request does not answer 200 (an endpoint this server does
-not have) is skipped with a note on stderr.
+A GET scenario whose first request does not answer 200 (an endpoint this server
+does not have) is skipped with a note on stderr.
 """
 
 import argparse
@@ -87,19 +90,37 @@ def search_paths(rng, size, word_lists):
     return paths
 
 
-def scenarios(rng_for, size, city, ids, word_lists):
-    """name -> (label, function drawing the pool)."""
+def manhattan_points(connection, rng, size):
+    """Random Manhattan locations of the catalog, each moved by up to ~100 m."""
+    connection.request("GET", "/region?south=40.68&west=-74.05&north=40.88&east=-73.90&borough=manhattan&limit=5000")
+    locations = json.loads(connection.getresponse().read())["locations"]
+    points = []
+    for _ in range(size):
+        location = rng.choice(locations)
+        points.append((location["latitude"] + (rng.random() - 0.5) * 0.0018,
+                       location["longitude"] + (rng.random() - 0.5) * 0.0024))
+    return points
+
+
+def scenarios(rng_for, size, city, ids, word_lists, tour_points):
+    """name -> (label, function drawing the pool, whether nginx serves a twin)."""
     clusters = "/clusters?south=%.6f&west=%.6f&north=%.6f&east=%.6f&zoom=%%d" % city
     return {
-        "nearby-city": ("GET /nearby, five boroughs", lambda: point_paths(rng_for("nearby-city"), size, city)),
-        "nearby-core": ("GET /nearby, built-up core", lambda: point_paths(rng_for("nearby-core"), size, CORE)),
-        "region-city": ("GET /region 1 km, five boroughs", lambda: box_paths(rng_for("region-city"), size, city)),
-        "region-core": ("GET /region 1 km, core", lambda: box_paths(rng_for("region-core"), size, CORE)),
-        "photos": ("GET /photos/{id}", lambda: ["/photos/" + rng_for("photos").choice(ids) for _ in range(size)]),
-        "clusters-z10": ("GET /clusters city, zoom 10", lambda: [clusters % 10]),
-        "clusters-z11": ("GET /clusters city, zoom 11", lambda: [clusters % 11]),
-        "clusters-z13": ("GET /clusters city, zoom 13", lambda: [clusters % 13]),
-        "search": ("GET /search 1-2 words", lambda: search_paths(rng_for("search"), size, word_lists)),
+        "nearby-city": ("GET /nearby, five boroughs", lambda: point_paths(rng_for("nearby-city"), size, city), True),
+        "nearby-core": ("GET /nearby, built-up core", lambda: point_paths(rng_for("nearby-core"), size, CORE), True),
+        "region-city": ("GET /region 1 km, five boroughs", lambda: box_paths(rng_for("region-city"), size, city), True),
+        "region-core": ("GET /region 1 km, core", lambda: box_paths(rng_for("region-core"), size, CORE), True),
+        "photos": ("GET /photos/{id}", lambda: ["/photos/" + rng_for("photos").choice(ids) for _ in range(size)], True),
+        "healthz": ("GET /healthz", lambda: ["/healthz"], True),
+        "clusters-z10": ("GET /clusters city, zoom 10", lambda: [clusters % 10], True),
+        "clusters-z11": ("GET /clusters city, zoom 11", lambda: [clusters % 11], True),
+        "clusters-z13": ("GET /clusters city, zoom 13", lambda: [clusters % 13], True),
+        "search": ("GET /search 1-2 words", lambda: search_paths(rng_for("search"), size, word_lists), True),
+        "tours": ("GET /tours Manhattan, default budget",
+                  lambda: ["/tours?lat=%.6f&lon=%.6f" % point for point in tour_points()], True),
+        # Every photo once, shuffled: each round's fresh user saves new favorites.
+        "favorites": ("PUT /favorites/{id}, durable writes",
+                      lambda: ["PUT /favorites/" + i for i in rng_for("favorites").sample(ids, len(ids))], False),
     }
 
 
@@ -111,7 +132,8 @@ def main():
     parser.add_argument("--www", required=True, help="nginx's root: bodies go to <www>/<scenario>/")
     parser.add_argument("--size", type=int, default=1000, help="requests per pool")
     parser.add_argument("--seed", default="1")
-    parser.add_argument("scenarios", nargs="+", help="scenario names, or groups: nearby region photos clusters search")
+    parser.add_argument("scenarios", nargs="+",
+                        help="scenario names, or groups: nearby region photos healthz clusters search tours favorites")
     arguments = parser.parse_args()
 
     connection = http.client.HTTPConnection("127.0.0.1", arguments.port, timeout=10)
@@ -121,18 +143,29 @@ def main():
     def rng_for(name):
         return random.Random("%s-%s" % (arguments.seed, name))
 
-    available = scenarios(rng_for, arguments.size, city, ids, word_lists)
+    def tour_points():
+        points = manhattan_points(connection, rng_for("tours"), arguments.size)
+        with open("%s/tours.points" % arguments.out, "w") as output:
+            output.write("".join("%.6f %.6f\n" % point for point in points))
+        return points
+
+    available = scenarios(rng_for, arguments.size, city, ids, word_lists, tour_points)
     wanted = []
     for requested in arguments.scenarios:
         matching = [name for name in available if name == requested or name.split("-")[0] == requested]
         if not matching:
-            sys.exit("bench-catalog-pools: unknown scenario %r (known: %s)" % (requested, " ".join(available)))
+            sys.exit("bench/pools.py: unknown scenario %r (known: %s)" % (requested, " ".join(available)))
         wanted += [name for name in matching if name not in wanted]
 
     names = random.Random("%s-names" % arguments.seed)
     for name in wanted:
-        label, draw = available[name]
+        label, draw, twin = available[name]
         paths = draw()
+        if not twin:
+            with open("%s/%s.server" % (arguments.out, name), "w") as output:
+                output.write("\n".join(paths) + "\n")
+            print("%s\t-\t%s" % (name, label))
+            continue
         sizes, nginx_paths = [], []
         os.makedirs("%s/%s" % (arguments.www, name), exist_ok=True)
         for index, path in enumerate(paths):
@@ -140,7 +173,7 @@ def main():
             response = connection.getresponse()
             body = response.read()
             if index == 0 and response.status != 200:
-                print("bench-catalog: skipping %s: %s answers %d" % (name, path, response.status), file=sys.stderr)
+                print("bench: skipping %s: %s answers %d" % (name, path, response.status), file=sys.stderr)
                 break
             file_name = "%s/%016x.json" % (name, names.getrandbits(64))
             with open("%s/%s" % (arguments.www, file_name), "wb") as output:

@@ -1,4 +1,4 @@
-# Sourced by the benchmark scripts: starts `past-nyc serve` (release build) on
+# Sourced by the reliability scripts: starts `past-nyc serve` (release build) on
 # 127.0.0.1 with a free port and a throwaway data directory, and stops it (by PID)
 # when the script exits.
 #

@@ -1,4 +1,4 @@
--- wrk script: POST /walks/{walkID}/points with a bearer token, over the walks in
+-- wrk script of scripts/bench.sh (scenarios walks-accept, walks-reject): POST /walks/{walkID}/points with a bearer token, over the walks in
 -- $WALK_IDS (one per line), each thread taking its own share of them in turn.
 --   MODE=accept: each walk's next point on a grid with 150 m between any two of its
 --     points, in lower Manhattan and Brooklyn: every point is accepted (201), most
@@ -7,12 +7,7 @@
 --     nearer than 100 m, so rejected (200) without a write.
 -- Statuses are counted and summed at the end.
 
-dofile(debug.getinfo(1, "S").source:match("^@(.*/)") .. "status-counts.lua")
-
-function setup(thread)
-    thread:set("offset", #threads)
-    remember_thread(thread)
-end
+dofile(debug.getinfo(1, "S").source:match("^@(.*/)") .. "result.lua")
 
 function init(args)
     local all = {}
@@ -22,14 +17,13 @@ function init(args)
     local threadCount = tonumber(os.getenv("THREADS"))
     walks = {}
     for index, walk in ipairs(all) do
-        if index % threadCount == offset then table.insert(walks, walk) end
+        if index % threadCount == thread_number - 1 then table.insert(walks, walk) end
     end
     token = os.getenv("TOKEN")
     accept = os.getenv("MODE") == "accept"
     -- Points already sent per walk (the reject mode's walks have their first point).
     sent = {}
     turn = 0
-    counts = {}
 end
 
 function request()
@@ -45,4 +39,8 @@ function request()
     local body = string.format('{"latitude":%.6f,"longitude":%.6f}', latitude, longitude)
     return wrk.format("POST", "/walks/" .. walk .. "/points",
         { ["Authorization"] = "Bearer " .. token, ["Content-Type"] = "application/json" }, body)
+end
+
+function response(status, headers, body)
+    record_status(status)
 end

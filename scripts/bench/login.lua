@@ -1,20 +1,15 @@
--- wrk script: POST /users/login for one user, counting statuses (200 logged in,
--- 503 hasher busy) across threads. Like the app, a client waits out Retry-After
+-- wrk script of scripts/bench.sh (scenario login): POST /users/login for one user,
+-- counting statuses (200 logged in, 503 hasher busy) across threads. Like the app, a client waits out Retry-After
 -- after a 503 (the next request of the thread is delayed by it); HONOUR_RETRY_AFTER=0
 -- makes it a flood that ignores it.
 
-dofile(debug.getinfo(1, "S").source:match("^@(.*/)") .. "status-counts.lua")
-
-function setup(thread)
-    remember_thread(thread)
-end
+dofile(debug.getinfo(1, "S").source:match("^@(.*/)") .. "result.lua")
 
 function init(args)
     wrk.method = "POST"
     wrk.path = "/users/login"
     wrk.headers["Content-Type"] = "application/json"
     wrk.body = string.format('{"username":"%s","password":"%s"}', os.getenv("LOGIN_USER"), os.getenv("LOGIN_PASSWORD"))
-    counts = {}
 end
 
 local pause = 0

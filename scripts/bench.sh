@@ -1,0 +1,400 @@
+#!/usr/bin/env bash
+# The benchmark harness: one release server, scenarios per endpoint, each GET
+# scenario against nginx serving the very same bodies, in interleaved rounds.
+#
+# Usage: swift build -c release --product past-nyc && scripts/bench.sh [SCENARIO...]
+#
+# Scenarios (default: all of them; a group name runs all of its variants; a GET
+# scenario whose endpoint does not answer 200 is skipped):
+#   nearby    nearby-city, nearby-core: /nearby?lat=&lon=&limit=10&photos=5 at random
+#             points of the five-borough box, and of the built-up core
+#   region    region-city, region-core: /region over random ~1 km boxes, same two areas
+#   photos    /photos/{id} of random photo IDs
+#   healthz   /healthz: the HTTP server alone
+#   clusters  clusters-z10, -z11, -z13: /clusters of the whole five-borough box
+#   search    /search?q= with 1-2 words of one photo's text, the last cut to a 3-5
+#             letter prefix half of the time
+#   tours     /tours from random Manhattan points at the default budget (and, once,
+#             `past-nyc tour-gain` on the same points: planned against greedy photos)
+#   favorites PUT /favorites/{id}, a fresh user per run: a durable write per request
+#   walks     walks-accept, walks-reject: POST /walks/{id}/points over 64 walks of a
+#             fresh user, every point accepted (a durable, group-committed write) or
+#             every point rejected (no write)
+#   login     GET /nearby on 4 connections while 16 clients log in at the OWASP
+#             scrypt cost (waiting out Retry-After after a 503): the row is /nearby's,
+#             the logins' statuses are in its last column
+#
+# How: scripts/bench/pools.py draws a seeded pool of POOL_SIZE requests per GET
+# scenario, asks the server for each, and writes every body to a file under a random
+# name; nginx serves those files, so each GET scenario has a twin sending the same
+# bytes. wrk replays a pool through scripts/bench/replay.lua, which formats every
+# request once, in wrk's init (walks and login have their own scripts there). The
+# server and nginx run on SERVER_CPUS, wrk on WRK_CPUS; wrk reports its own CPU
+# time, and a run where wrk kept its core over 90% busy is flagged (then wrk, not
+# the server, may be the limit).
+#
+# The server is started with this script's environment: `DATABASE_URL=… scripts/bench.sh
+# favorites` measures whichever user-data store that environment selects.
+#
+# Reports: cold start (no catalog yet) and warm start (catalog present) until /healthz
+# answers 200, medians of RUNS; then rounds, each running every scenario and its nginx
+# twin once (interleaved, so a noisy neighbour slows both alike), with the ratio of
+# their req/s; then per scenario the medians of req/s, p50, p99, server CPU µs per
+# request (from /proc) and wrk's CPU, nginx's, the median ratio and its range, the
+# goal and whether it was met; and the server's peak resident memory (VmHWM).
+#
+# Environment: PORT (18080), NGINX_PORT (18081), RUNS (3), START_RUNS (RUNS: cold and
+#   warm starts measured), DURATION (10s; whole
+#   seconds), CONNECTIONS (64), THREADS (1, wrk's, for the GET scenarios), POOL_SIZE
+#   (1000), SEED (1), SERVER_CPUS ("0"), WRK_CPUS ("1"), BIN (.build/release/past-nyc),
+#   PASSWORD_COST (owasp with login, else test), SERVER_CMD (default below; $PORT and
+#   $TMP, the data directory, are expanded when it runs).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+ALL_SCENARIOS="nearby region photos healthz clusters search tours favorites walks login"
+read -r -a REQUESTED <<<"${*:-$ALL_SCENARIOS}"
+PORT=${PORT:-18080}
+NGINX_PORT=${NGINX_PORT:-18081}
+RUNS=${RUNS:-3}
+START_RUNS=${START_RUNS:-$RUNS}
+DURATION=${DURATION:-10s}
+CONNECTIONS=${CONNECTIONS:-64}
+THREADS=${THREADS:-1}
+POOL_SIZE=${POOL_SIZE:-1000}
+SEED=${SEED:-1}
+SERVER_CPUS=${SERVER_CPUS:-0}
+WRK_CPUS=${WRK_CPUS:-1}
+if [[ "$(nproc)" -lt 2 ]] || ! command -v taskset >/dev/null; then SERVER_CPUS=""; WRK_CPUS=""; fi
+BIN=${BIN:-.build/release/past-nyc}
+if [[ " ${REQUESTED[*]} " == *" login "* ]]; then PASSWORD_COST=${PASSWORD_COST:-owasp}; fi
+PASSWORD_COST=${PASSWORD_COST:-test}
+SERVER_CMD=${SERVER_CMD:-'$BIN serve --host 127.0.0.1 --port $PORT --data-dir $TMP --password-cost $PASSWORD_COST'}
+HEALTH_TIMEOUT_SECONDS=${HEALTH_TIMEOUT_SECONDS:-300}
+# wrk's share of its core above which a run is flagged, in percent.
+WRK_SATURATED=90
+# The write scenarios' load: 2 wrk threads, 16 connections.
+WRITE_THREADS=2
+WRITE_CONNECTIONS=16
+WALKS=64
+
+for tool in wrk nginx curl jq python3; do
+    command -v "$tool" >/dev/null || { echo "bench: $tool is required (apt-get install -y $tool)" >&2; exit 1; }
+done
+[[ -x "$BIN" ]] || { echo "bench: no $BIN (swift build -c release --product past-nyc)" >&2; exit 1; }
+
+WORK=$(mktemp -d /tmp/bench.XXXXXX)
+TMP="$WORK/data"
+mkdir -p "$TMP" "$WORK/pools" "$WORK/nginx/www" "$WORK/nginx/logs"
+SERVER_PID=""
+NGINX_PID=""
+
+cleanup() {
+    if [[ -n "$SERVER_PID" ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+    if [[ -n "$NGINX_PID" ]]; then kill "$NGINX_PID" 2>/dev/null || true; wait "$NGINX_PID" 2>/dev/null || true; fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# on_cpus <cpus> <command...>: runs (execs) the command pinned to the CPUs, if any, so
+# that `on_cpus … &` leaves the command's own PID in $!.
+on_cpus() {
+    local cpus=$1
+    shift
+    if [[ -n "$cpus" ]]; then exec taskset -c "$cpus" "$@"; else exec "$@"; fi
+}
+
+# The inner shell expands $BIN, $PORT, $TMP and $PASSWORD_COST in SERVER_CMD.
+export BIN PORT TMP PASSWORD_COST
+BASE_URL="http://127.0.0.1:$PORT"
+
+# Starts the server in the background (SERVER_PID) and sets STARTUP_MS to the
+# milliseconds until /healthz answered 200. Polls the real condition, bounded by a deadline.
+start_server() {
+    local started deadline
+    started=$(now_ms)
+    (on_cpus "$SERVER_CPUS" bash -c "exec $SERVER_CMD") >>"$WORK/server.log" 2>&1 &
+    SERVER_PID=$!
+    deadline=$(( started + HEALTH_TIMEOUT_SECONDS * 1000 ))
+    until curl -sf -o /dev/null "$BASE_URL/healthz"; do
+        if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+            echo "bench: the server exited; its log:" >&2; tail -n 50 "$WORK/server.log" >&2; exit 1
+        fi
+        if (( $(now_ms) > deadline )); then
+            echo "bench: no healthy /healthz within ${HEALTH_TIMEOUT_SECONDS}s" >&2; exit 1
+        fi
+        sleep 0.01
+    done
+    STARTUP_MS=$(( $(now_ms) - started ))
+}
+
+stop_server() {
+    kill "$SERVER_PID"
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=""
+}
+
+# register: a new user (a fresh name, so a persistent store takes it too); prints the token.
+USERS=0
+register() {
+    USERS=$((USERS + 1))
+    curl -sf -X POST "$BASE_URL/users" -H 'Content-Type: application/json' \
+        -d "{\"username\":\"bench$$-$RANDOM-$USERS\",\"password\":\"benchmark password $USERS\"}" | jq -r .token
+}
+
+# --- scenarios -----------------------------------------------------------------------
+
+NAMES=(); POOLED=(); declare -A LABEL SIZE GOAL_RATIO GOAL_RPS GOAL_P99
+for requested in "${REQUESTED[@]}"; do
+    case "$requested" in
+        walks | walks-accept | walks-reject | login) ;;
+        nearby* | region* | photos | healthz | clusters* | search | tours | favorites) POOLED+=("$requested") ;;
+        *) echo "bench: unknown scenario '$requested' (known: $ALL_SCENARIOS)" >&2; exit 1 ;;
+    esac
+done
+
+# --- start times -------------------------------------------------------------------
+
+echo "server: $SERVER_CMD (password cost $PASSWORD_COST)   wrk: $CONNECTIONS connections, $DURATION x $RUNS rounds"
+echo "CPUs: server and nginx ${SERVER_CPUS:-any}, wrk ${WRK_CPUS:-any}; pools of $POOL_SIZE requests, seed $SEED"
+
+cold=(); warm=()
+for ((run = 1; run <= START_RUNS; run++)); do
+    rm -rf "$TMP" && mkdir -p "$TMP"
+    start_server
+    cold+=("$STARTUP_MS")
+    stop_server
+    start_server
+    warm+=("$STARTUP_MS")
+    if (( run < START_RUNS )); then stop_server; fi
+done
+printf 'cold start to healthy (ms, median of %d): %s\n' "$START_RUNS" "$(printf '%s\n' "${cold[@]}" | median)"
+printf 'warm start to healthy (ms, median of %d): %s\n' "$START_RUNS" "$(printf '%s\n' "${warm[@]}" | median)"
+
+# --- request pools, and nginx serving the same bodies -----------------------------
+
+# Each manifest line: <scenario> <tab> <median body bytes> <tab> <label>.
+if (( ${#POOLED[@]} > 0 )); then
+    python3 scripts/bench/pools.py --port "$PORT" --data Data/oldnyc-locations.jsonl.gz \
+        --out "$WORK/pools" --www "$WORK/nginx/www" --size "$POOL_SIZE" --seed "$SEED" "${POOLED[@]}" >"$WORK/pools/manifest"
+fi
+for requested in "${REQUESTED[@]}"; do
+    case "$requested" in
+        walks) printf 'walks-accept\t-\tPOST /walks/{id}/points, accepted\nwalks-reject\t-\tPOST /walks/{id}/points, rejected\n' ;;
+        walks-accept) printf 'walks-accept\t-\tPOST /walks/{id}/points, accepted\n' ;;
+        walks-reject) printf 'walks-reject\t-\tPOST /walks/{id}/points, rejected\n' ;;
+        login) printf 'login\t-\tGET /nearby c4 under OWASP logins\n' ;;
+    esac
+done >>"$WORK/pools/manifest"
+while IFS=$'\t' read -r name size label; do
+    NAMES+=("$name"); SIZE[$name]=$size; LABEL[$name]=$label
+done <"$WORK/pools/manifest"
+(( ${#NAMES[@]} > 0 )) || { echo "bench: no scenario left to run" >&2; exit 1; }
+
+# Goals (issues 11 and 19): ratio to nginx, or req/s, and p99 in ms.
+for name in "${NAMES[@]}"; do
+    case "$name" in
+        nearby-* | region-*) GOAL_RATIO[$name]=0.75; GOAL_P99[$name]=5 ;;
+        photos) GOAL_RATIO[$name]=0.9; GOAL_P99[$name]=5 ;;
+        healthz | clusters-*) GOAL_RATIO[$name]=0.5; GOAL_P99[$name]=5 ;;
+        search) GOAL_RPS[$name]=10000; GOAL_P99[$name]=10 ;;
+    esac
+done
+
+# /nearby for the login scenario: one point in Manhattan.
+echo "/nearby?lat=40.7359&lon=-73.9911&limit=10" >"$WORK/pools/login-nearby.server"
+if [[ " ${NAMES[*]} " == *" tours "* ]]; then
+    echo "--- tours: planned against greedy (past-nyc tour-gain, one thread, server idle)"
+    "$BIN" tour-gain --data-dir "$TMP" --source-dir Data "$WORK/pools/tours.points"
+fi
+
+chmod -R a+rX "$WORK"
+# Sendfile and an open-file cache: the yardstick at its best.
+cat >"$WORK/nginx/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 1000000;
+    open_file_cache max=20000 inactive=10m;
+    client_body_temp_path $WORK/nginx/body;
+    proxy_temp_path $WORK/nginx/proxy;
+    fastcgi_temp_path $WORK/nginx/fastcgi;
+    uwsgi_temp_path $WORK/nginx/uwsgi;
+    scgi_temp_path $WORK/nginx/scgi;
+    server {
+        listen 127.0.0.1:$NGINX_PORT;
+        root $WORK/nginx/www;
+        default_type application/json;
+    }
+}
+CONF
+(on_cpus "$SERVER_CPUS" nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/logs/error.log") &
+NGINX_PID=$!
+until curl -s -o /dev/null "http://127.0.0.1:$NGINX_PORT/"; do
+    kill -0 "$NGINX_PID" 2>/dev/null || { echo "bench: nginx exited" >&2; cat "$WORK/nginx/logs/error.log" >&2; exit 1; }
+    sleep 0.01
+done
+# The nginx worker: the process whose CPU time nginx's requests cost.
+NGINX_WORKER=""
+until [[ -n "$NGINX_WORKER" ]]; do NGINX_WORKER=$(pgrep -P "$NGINX_PID" | head -n 1); sleep 0.01; done
+
+# --- runs ----------------------------------------------------------------------
+
+# Jiffies of user plus system CPU a process has used.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+TICKS_PER_SECOND=$(getconf CLK_TCK)
+
+# start_walks <file> [first point]: starts $WALKS walks of the user $TOKEN, one ID a line in <file>.
+start_walks() {
+    for _ in $(seq 1 "$WALKS"); do
+        local walk
+        walk=$(curl -sf -X POST "$BASE_URL/walks" -H "Authorization: Bearer $TOKEN" | jq -r .walkID)
+        echo "$walk"
+        if [[ -n "${2:-}" ]]; then
+            curl -sf -o /dev/null -X POST "$BASE_URL/walks/$walk/points" -H "Authorization: Bearer $TOKEN" \
+                -H 'Content-Type: application/json' -d "$2"
+        fi
+    done >"$1"
+}
+
+# wrk_run <threads> <connections> <duration> <url> <script> [args...]: wrk on WRK_CPUS; prints its RESULT line.
+wrk_run() {
+    local threads=$1 connections=$2 duration=$3 url=$4 script=$5
+    shift 5
+    (on_cpus "$WRK_CPUS" wrk -t "$threads" -c "$connections" -d "$duration" --timeout 10s -s "$script" "$url" -- "$@") |
+        grep '^RESULT'
+}
+
+# measure <scenario> <server|nginx> <duration>: one wrk run of the scenario; prints
+# "<req/s> <p50> <p99> <non-2xx> <errors> <wrk CPU s> <statuses> <server CPU µs per request> <wrk CPU % of a core per thread>".
+RUN_NUMBER=0
+measure() {
+    local name=$1 target=$2 duration=$3 pid=$SERVER_PID url=$BASE_URL threads=$THREADS before line
+    RUN_NUMBER=$((RUN_NUMBER + 1))
+    if [[ "$target" == nginx ]]; then pid=$NGINX_WORKER; url="http://127.0.0.1:$NGINX_PORT"; fi
+    before=$(cpu_ticks "$pid")
+    case "$name" in
+        favorites)
+            threads=$WRITE_THREADS
+            TOKEN=$(register)
+            before=$(cpu_ticks "$pid")
+            line=$(TOKEN=$TOKEN wrk_run "$threads" "$WRITE_CONNECTIONS" "$duration" "$url" \
+                scripts/bench/replay.lua "$WORK/pools/favorites.server" "$SEED") ;;
+        walks-*)
+            threads=$WRITE_THREADS
+            TOKEN=$(register)
+            if [[ "$name" == walks-accept ]]; then start_walks "$WORK/walks"; else
+                start_walks "$WORK/walks" '{"latitude":40.70,"longitude":-74.00}'
+            fi
+            before=$(cpu_ticks "$pid")
+            line=$(MODE=${name#walks-} RUN=$RUN_NUMBER THREADS=$threads WALK_IDS="$WORK/walks" TOKEN=$TOKEN \
+                wrk_run "$threads" "$WRITE_CONNECTIONS" "$duration" "$url" scripts/bench/walks.lua) ;;
+        login)
+            local logins
+            LOGIN_USER=bench-login LOGIN_PASSWORD="login benchmark password" \
+                wrk_run "$WRITE_THREADS" "$WRITE_CONNECTIONS" "$duration" "$url" scripts/bench/login.lua >"$WORK/logins" &
+            logins=$!
+            line=$(wrk_run 1 4 "$duration" "$url" scripts/bench/replay.lua "$WORK/pools/login-nearby.server" "$SEED")
+            wait "$logins"
+            line="${line% *} logins:$(awk '{ print $8 }' "$WORK/logins")" ;;
+        *)
+            line=$(wrk_run "$threads" "$CONNECTIONS" "$duration" "$url" scripts/bench/replay.lua \
+                "$WORK/pools/$name.$target" "$SEED") ;;
+    esac
+    echo "$line" | awk -v ticks=$(( $(cpu_ticks "$pid") - before )) -v hz="$TICKS_PER_SECOND" -v seconds="${duration%s}" \
+        -v threads="$threads" \
+        '{ printf "%s %s %s %s %s %s %s %.1f %.0f\n", $2, $3, $4, $5, $6, $7, $8,
+           ($2 > 0 ? ticks / hz * 1e6 / ($2 * seconds) : 0), $7 / seconds / threads * 100 }'
+}
+has_twin() { [[ -f "$WORK/pools/$1.nginx" ]]; }
+if [[ " ${NAMES[*]} " == *" login "* ]]; then
+    curl -sf -o /dev/null -X POST "$BASE_URL/users" -H 'Content-Type: application/json' \
+        -d '{"username":"bench-login","password":"login benchmark password"}' || true
+fi
+
+NO_TWIN="- - - - - - - - -"
+for name in "${NAMES[@]}"; do  # warm-up
+    [[ "$name" == login || "$name" == walks-* || "$name" == favorites ]] && continue
+    measure "$name" server 2s >/dev/null
+    has_twin "$name" && measure "$name" nginx 2s >/dev/null
+done
+
+# results[run * count + index] holds one scenario's server and nginx runs side by side (18 fields).
+results=()
+for ((run = 1; run <= RUNS; run++)); do
+    line="round $run:"
+    for index in "${!NAMES[@]}"; do
+        name=${NAMES[$index]}
+        server=$(measure "$name" server "$DURATION")
+        nginx=$NO_TWIN
+        has_twin "$name" && nginx=$(measure "$name" nginx "$DURATION")
+        results+=("$server $nginx")
+        ratio=$(awk -v a="${server%% *}" -v b="${nginx%% *}" 'BEGIN { if (b == "-") print "-"; else printf "%.2f", a / b }')
+        saturated=$(awk -v s="$server" -v n="$nginx" -v limit="$WRK_SATURATED" \
+            'BEGIN { split(s, a, " "); split(n, b, " "); if (a[9] > limit || (b[9] != "-" && b[9] > limit)) print "!" }')
+        line+=" $name ${server%% *}/s $ratio$saturated"
+    done
+    echo "$line"
+done
+
+# field <index> <field>: one field of one scenario, per round.
+field() {
+    for ((run = 0; run < RUNS; run++)); do echo "${results[run * ${#NAMES[@]} + $1]}"; done | awk -v f="$2" '{ print $f }'
+}
+echo
+printf '%-36s %6s %8s %6s %6s %6s %5s | %8s %6s %6s %5s | %5s %-11s %-16s %s\n' "scenario (median of $RUNS)" "body" \
+    "req/s" "p50" "p99 ms" "µs/rq" "wrk%" "nginx/s" "p99 ms" "µs/rq" "wrk%" "ratio" "(range)" "goal" "notes"
+for index in "${!NAMES[@]}"; do
+    name=${NAMES[$index]}
+    rps=$(field "$index" 1 | median)
+    p99=$(field "$index" 3 | median)
+    ratio="-"; range=""; nginx_rps="-"; nginx_p99="-"; nginx_cpu="-"; nginx_wrk="-"
+    if has_twin "$name"; then
+        ratios=$(for ((run = 0; run < RUNS; run++)); do echo "${results[run * ${#NAMES[@]} + index]}"; done |
+            awk '{ printf "%.3f\n", $1 / $10 }')
+        ratio=$(printf '%.2f' "$(median <<<"$ratios")")
+        range="($(sort -g <<<"$ratios" | head -n 1 | xargs printf '%.2f')–$(sort -g <<<"$ratios" | tail -n 1 | xargs printf '%.2f'))"
+        nginx_rps=$(field "$index" 10 | median); nginx_p99=$(field "$index" 12 | median)
+        nginx_cpu=$(field "$index" 17 | median); nginx_wrk=$(field "$index" 18 | median)
+    fi
+    notes=""
+    bad=$(for ((run = 0; run < RUNS; run++)); do echo "${results[run * ${#NAMES[@]} + index]}"; done |
+        awk '{ s += $4 + $5 + ($13 == "-" ? 0 : $13 + $14) } END { print s }')
+    (( bad > 0 )) && notes+="$bad non-2xx/errors; "
+    busiest=$( (field "$index" 9; field "$index" 18) | grep -v '^-$' | sort -g | tail -n 1)
+    (( busiest > WRK_SATURATED )) && notes+="wrk saturated (${busiest}%): the client may be the limit; "
+    statuses=$(field "$index" 7 | sort | uniq | grep -v '^-$' | tr '\n' ' ' || true)
+    [[ -n "$statuses" ]] && notes+="statuses $statuses"
+    goal="-"
+    if [[ -n "${GOAL_P99[$name]:-}" ]]; then
+        if [[ -n "${GOAL_RATIO[$name]:-}" ]]; then
+            goal="≥${GOAL_RATIO[$name]}× <${GOAL_P99[$name]}ms"
+            met=$(awk -v r="$ratio" -v g="${GOAL_RATIO[$name]}" -v p="$p99" -v l="${GOAL_P99[$name]}" \
+                'BEGIN { print (r >= g && p < l) ? "met" : "MISSED" }')
+        else
+            goal="≥${GOAL_RPS[$name]}/s <${GOAL_P99[$name]}ms"
+            met=$(awk -v r="$rps" -v g="${GOAL_RPS[$name]}" -v p="$p99" -v l="${GOAL_P99[$name]}" \
+                'BEGIN { print (r >= g && p < l) ? "met" : "MISSED" }')
+        fi
+        goal+=" $met"
+    fi
+    cpu=$(field "$index" 8 | median)
+    [[ "$name" == login ]] && cpu="-"  # the server's CPU went to hashing
+    printf '%-36s %6s %8s %6s %6s %6s %5s | %8s %6s %6s %5s | %5s %-11s %-16s %s\n' "${LABEL[$name]}" "${SIZE[$name]}" \
+        "$rps" "$(field "$index" 2 | median)" "$p99" "$cpu" "$(field "$index" 9 | median)" \
+        "$nginx_rps" "$nginx_p99" "$nginx_cpu" "$nginx_wrk" "$ratio" "$range" "$goal" "$notes"
+done
+echo "µs/rq: CPU time (user + system, /proc) of the server or nginx's worker per request; wrk%: wrk's CPU, % of a core per thread"
+echo "ratio: our req/s over nginx's serving the same bodies, per round; ! in a round marks wrk's core over ${WRK_SATURATED}% busy"
+
+printf 'server peak RSS (VmHWM): %s\n' "$(awk '/VmHWM/ { print $2, $3 }' "/proc/$SERVER_PID/status")"
