@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Postgres
 import Synchronization
 
@@ -9,7 +10,7 @@ import Synchronization
 ///
 /// Writes run SERIALIZABLE: concurrent transactions behave as if they ran one after
 /// another, as on SQLite's single writer, and one that loses a race is rolled back
-/// and run again. Every connection commits with `synchronous_commit` on and bounds
+/// and run again after a short random pause. Every connection commits with `synchronous_commit` on and bounds
 /// each statement with a timeout. When the server is down or restarting, a call
 /// fails within about 2 s with `AccountsError.storeUnavailable` (a 503), never
 /// waiting for the server; the next call connects again.
@@ -21,7 +22,9 @@ public final class PostgresUserDataStore: UserDataStore {
     static let poolWaitMilliseconds = 900
     static let connectTimeout = Duration.milliseconds(1000)
     /// Times a write that lost a serialization race is run again before it fails.
-    static let maximumWriteAttempts = 10
+    static let maximumWriteAttempts = 40
+    /// The longest pause before running a write again, in milliseconds.
+    static let maximumRetryPauseMilliseconds = 50
 
     private let url: String
     private let slots: [PostgresPoolSlot]
@@ -56,6 +59,10 @@ public final class PostgresUserDataStore: UserDataStore {
                     return result
                 } catch let error as PostgresError where error.isSerializationFailure && attempt < Self.maximumWriteAttempts {
                     try? connection.statement("ROLLBACK")
+                    // A random pause growing with the attempts, so the writers that
+                    // collided do not collide again at once (on a worker thread).
+                    let ceiling = min(1 << min(attempt, 6), Self.maximumRetryPauseMilliseconds)
+                    usleep(UInt32(Int.random(in: 0...ceiling) * 1000))
                     attempt += 1
                 } catch {
                     try? connection.statement("ROLLBACK")
