@@ -16,6 +16,7 @@ let package = Package(
         // C libraries of the system, wrapped below.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // epoll and eventfd (Linux headers the Glibc module leaves out).
         .systemLibrary(name: "CEpoll"),
         // The compiler's cache prefetch hint (a header-only shim).
@@ -30,6 +31,7 @@ let package = Package(
         // Thin, safe wrappers over them.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Gzip", dependencies: ["CZlib", "Descriptors"]),
+        .target(name: "Postgres", dependencies: ["CPostgres"]),
 
         // Our own HTTP/1.1 server: sockets, parser, connections, router. Knows nothing of photos or users.
         .target(
@@ -46,7 +48,7 @@ let package = Package(
         .target(
             name: "Accounts",
             dependencies: [
-                "Basics", "SQLite",
+                "Basics", "SQLite", "Postgres",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
@@ -85,7 +87,7 @@ let package = Package(
         // executable, gunzip; they re-export TestSupportCore.
         .target(
             name: "TestSupport",
-            dependencies: ["TestSupportCore", "Basics", "HTTPServer", "API", "Catalog", "Accounts", "Explore", "Gzip", "Descriptors", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TestSupportCore", "Basics", "HTTPServer", "API", "Catalog", "Accounts", "Explore", "Gzip", "Descriptors", "Postgres", .product(name: "Logging", package: "swift-log")]
         ),
 
         .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupportCore"]),
@@ -97,6 +99,6 @@ let package = Package(
         .testTarget(name: "ExploreTests", dependencies: ["Explore", "Catalog", "API", "HTTPServer", "TestSupport"]),
         .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["API", "HTTPServer", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "Catalog", "SQLite", "TestSupport", "PastNYC"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "Catalog", "SQLite", "TestSupport", "PastNYC", "Walks"]),
     ]
 )

@@ -70,6 +70,8 @@ struct ServeCommand: ParsableCommand {
         configuration.server.maxConnections = maxConnections
         configuration.dataDirectory = storage.dataDir
         configuration.sourceDirectory = storage.resolvedSourceDir
+        configuration.databaseURL = storage.resolvedDatabaseURL
+        configuration.databasePoolSize = storage.databasePoolSize
         configuration.openAPIPath = openapi
         configuration.passwordCost = passwordCost.cost
 

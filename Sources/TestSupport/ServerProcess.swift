@@ -26,12 +26,15 @@ public final class ServerProcess {
 
     /// Starts the server and returns once it logs its port (the catalog import of a
     /// first start happens before that).
-    /// - Parameter descriptorLimit: when set, the soft and hard `RLIMIT_NOFILE` of the
+    /// - Parameters:
+    ///   - descriptorLimit: when set, the soft and hard `RLIMIT_NOFILE` of the
     ///   server (set by `sh`'s `ulimit -n` before it execs the server).
-    public convenience init(dataDirectory: String, descriptorLimit: Int? = nil) throws {
+    ///   - databaseURL: the PostgreSQL database of the user data; nil keeps it in SQLite.
+    public convenience init(dataDirectory: String, descriptorLimit: Int? = nil, databaseURL: String? = nil) throws {
         let root = PackageRoot.path
         try self.init(
-            arguments: ["--data-dir", dataDirectory, "--source-dir", root + "/Data", "--openapi", root + "/openapi.yaml"],
+            arguments: ["--data-dir", dataDirectory, "--source-dir", root + "/Data", "--openapi", root + "/openapi.yaml"]
+                + (databaseURL.map { ["--database-url", $0] } ?? []),
             descriptorLimit: descriptorLimit)
     }
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SQLite
 import Testing
+import TestSupport
 
 @testable import Accounts
 
@@ -109,7 +110,7 @@ import Testing
         #expect(try harness.login("first", from: "198.51.100.7").status == 200)
     }
 
-    @Test func outdatedHashesAreRedoneOnLogin() throws {
+    @Test(.enabled(if: TestDatabase.usesSQLite, "reads accounts.sqlite itself: SQLite store only")) func outdatedHashesAreRedoneOnLogin() throws {
         let harness = try AccountsHarness(cost: ScryptCost(log2Rounds: 4, blockSize: 8, parallelism: 1))
         _ = try harness.register("veteran")
         try harness.reopen(cost: .test)
