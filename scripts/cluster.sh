@@ -83,20 +83,16 @@ ensure_nginx() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nginx-light >&2
 }
 
-# The URL of a throw-away PostgreSQL started by scripts/postgres.sh, which keeps
-# running in the background until stopped (or its own time limit).
+# Starts a throw-away PostgreSQL (scripts/postgres.sh, which stops it by itself
+# a minute after the cluster's time limit) and prints its URL; its directory
+# goes to $CLUSTER_DIR/postgres-dir for `stop`.
 start_postgres() {
-    local out="$CLUSTER_DIR/postgres.log" url=""
-    POSTGRES_TIME_LIMIT="$CLUSTER_TIME_LIMIT" "$ROOT/scripts/postgres.sh" </dev/null >"$out" 2>&1 &
-    local pid=$!
-    remember "$pid" postgres
-    for _ in $(seq 1 600); do
-        url=$(grep -oE 'postgresql://[^[:space:]]+' "$out" | head -1 || true)
-        [[ -n "$url" ]] && { echo "$url"; return 0; }
-        kill -0 "$pid" 2>/dev/null || { cat "$out" >&2; fail "scripts/postgres.sh exited"; }
-        sleep 0.1
-    done
-    fail "PostgreSQL did not start (see $out)"
+    local minutes=$(((CLUSTER_TIME_LIMIT + 119) / 60)) url dir
+    [[ "$CLUSTER_TIME_LIMIT" != 0 ]] || minutes=525600
+    { read -r url; read -r dir; } < <("$ROOT/scripts/postgres.sh" start --minutes "$minutes")
+    [[ "$url" == postgresql://* && -d "$dir" ]] || fail "scripts/postgres.sh start failed"
+    echo "$dir" >"$CLUSTER_DIR/postgres-dir"
+    echo "$url"
 }
 
 # The nginx.conf around deploy/nginx.conf.template: foreground (its PID is the
@@ -211,8 +207,9 @@ EOF
     fi
 }
 
-# Stops in reverse start order (nginx, the instances, PostgreSQL, the time
-# limit): SIGTERM, then SIGKILL for whatever has not exited within 10 s.
+# Stops in reverse start order (nginx, the instances, the time limit):
+# SIGTERM, then SIGKILL for whatever has not exited within 10 s; then
+# PostgreSQL, if the cluster started its own.
 stop() {
     local lines
     lines=$(running_pids | tac)
@@ -226,6 +223,10 @@ stop() {
             done
             kill -KILL "$pid" 2>/dev/null || true
         done <<<"$lines"
+    fi
+    if [[ -f "$CLUSTER_DIR/postgres-dir" ]]; then
+        echo "stopping PostgreSQL"
+        "$ROOT/scripts/postgres.sh" stop "$(cat "$CLUSTER_DIR/postgres-dir")" || true
     fi
     rm -rf "$CLUSTER_DIR"
 }
@@ -241,6 +242,16 @@ status() {
             down=1
         fi
     done <"$PIDS_FILE"
+    if [[ -f "$CLUSTER_DIR/postgres-dir" ]]; then
+        local pg_pid
+        pg_pid=$(head -n 1 "$(cat "$CLUSTER_DIR/postgres-dir")/data/postmaster.pid" 2>/dev/null || true)
+        if [[ -n "$pg_pid" ]] && kill -0 "$pg_pid" 2>/dev/null; then
+            echo "postgres: running (PID $pg_pid)"
+        else
+            echo "postgres: not running"
+            down=1
+        fi
+    fi
     if [[ -f "$CLUSTER_DIR/cluster.env" ]]; then
         # shellcheck source=/dev/null
         source "$CLUSTER_DIR/cluster.env"
