@@ -110,7 +110,7 @@ stop)
     watchdog=$(cat "$1/watchdog.pid" 2>/dev/null || true)
     if [[ -n "$watchdog" ]]; then
         # Its own process group (setsid): the group goes, its sleep included.
-        [[ "$watchdog" == "$PPID" ]] || kill -- "-$watchdog" 2>/dev/null || true
+        [[ "$watchdog" == "$$" || "$watchdog" == "$PPID" ]] || kill -- "-$watchdog" 2>/dev/null || true
     fi
     rm -rf "$1"
     ;;
