@@ -254,7 +254,10 @@ def main():
     problems = [f"{worker.username}: {worker.error}" for worker in workers if worker.error]
     for worker in workers:
         if worker.token:
-            problems += check(worker, arguments.check_url or arguments.url)
+            try:
+                problems += check(worker, arguments.check_url or arguments.url)
+            except (RuntimeError, KeyError, TypeError) as error:
+                problems.append(f"{worker.username}: the check failed: {error!r}")
     summary = {
         "seed": arguments.seed,
         "requests": sum(counts.values()),

@@ -52,10 +52,10 @@ status() {
     curl "${arguments[@]}"
 }
 
-# token <path> <base url> <username>: the token of a register or login.
+# token <path> <base url> <username>: the token of a register or login (empty if none).
 token() {
     curl -sf -X POST "$2$1" -H 'Content-Type: application/json' \
-        -d "{\"username\":\"$3\",\"password\":\"cluster test password\"}" | jq -r .token
+        -d "{\"username\":\"$3\",\"password\":\"cluster test password\"}" | jq -r .token || true
 }
 
 # throttle_count <username> <url>...: wrong-password logins, sent to the URLs in
@@ -111,7 +111,8 @@ done
 
 echo "== 2. the login throttle"
 # One instance on SQLite of its own (no DATABASE_URL): the reference count.
-env -u DATABASE_URL "$PAST_NYC" serve --host 127.0.0.1 --port 0 --data-dir "$CLUSTER_DIR/instance1" \
+cp -a "$CLUSTER_DIR/catalog" "$WORK_DIR/single"
+env -u DATABASE_URL "$PAST_NYC" serve --host 127.0.0.1 --port 0 --data-dir "$WORK_DIR/single" \
     --source-dir "$ROOT/Data" --openapi "$ROOT/openapi.yaml" --password-cost test --log-level notice \
     </dev/null >/dev/null 2>"$WORK_DIR/single.log" &
 SINGLE_PID=$!
