@@ -92,6 +92,9 @@ TOKEN=$(token /users/login "$TWO" riis)
 expect "favorite through instance 3" 201 "$(status PUT "$THREE/favorites/$PHOTO" "$TOKEN")"
 expect "the favorite through instance 1" "$PHOTO" \
     "$(curl -sf "$ONE/favorites" -H "Authorization: Bearer $TOKEN" | jq -r '.favorites[0].photoID')"
+for url in "$TWO" "$THREE"; do
+    expect "the token before logout at $url" 200 "$(status GET "$url/users/me" "$TOKEN")"
+done
 expect "log out through instance 1" 204 "$(status POST "$ONE/users/logout" "$TOKEN")"
 for url in "$TWO" "$THREE" "$ONE"; do
     expect "the revoked token at $url" 401 "$(status GET "$url/users/me" "$TOKEN")"
@@ -101,8 +104,8 @@ expect "register through nginx" 201 \
     "$(status POST "$CLUSTER_URL/users" "" '{"username":"abbott","password":"cluster test password"}')"
 TOKEN=$(token /users/login "$CLUSTER_URL" abbott)
 expect "favorite through nginx" 201 "$(status PUT "$CLUSTER_URL/favorites/$PHOTO" "$TOKEN")"
-for _ in 1 2 3; do
-    expect "the favorite through nginx" 200 "$(status PUT "$CLUSTER_URL/favorites/$PHOTO" "$TOKEN")"
+for url in "$CLUSTER_URL" "$CLUSTER_URL" "$CLUSTER_URL" "$ONE" "$TWO" "$THREE"; do
+    expect "the favorite again at $url" 200 "$(status PUT "$url/favorites/$PHOTO" "$TOKEN")"
 done
 expect "log out through nginx" 204 "$(status POST "$CLUSTER_URL/users/logout" "$TOKEN")"
 for url in "$CLUSTER_URL" "$CLUSTER_URL" "$CLUSTER_URL" "$ONE" "$TWO" "$THREE"; do
