@@ -16,6 +16,7 @@ let package = Package(
         // C libraries of the system, wrapped below.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // epoll and eventfd (Linux headers the Glibc module leaves out).
         .systemLibrary(name: "CEpoll"),
         // The compiler's cache prefetch hint (a header-only shim).
@@ -24,6 +25,7 @@ let package = Package(
         // Thin, safe wrappers over them.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
+        .target(name: "Postgres", dependencies: ["CPostgres"]),
 
         // Our own HTTP/1.1 server: sockets, parser, connections, router. Knows nothing of photos or users.
         .target(
@@ -40,7 +42,7 @@ let package = Package(
         .target(
             name: "Accounts",
             dependencies: [
-                "SQLite",
+                "SQLite", "Postgres",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
@@ -75,7 +77,10 @@ let package = Package(
         // Helpers shared by the tests: a raw HTTP client, temporary directories, a running server.
         .target(
             name: "TestSupport",
-            dependencies: ["HTTPServer", "API", "Catalog", "Accounts", "Explore", "Gzip", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "HTTPServer", "API", "Catalog", "Accounts", "Explore", "Gzip", "Postgres",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
@@ -85,6 +90,7 @@ let package = Package(
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "API", "HTTPServer", "SQLite", "TestSupport"]),
         .testTarget(name: "ExploreTests", dependencies: ["Explore", "Catalog", "API", "HTTPServer", "TestSupport"]),
         .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "Catalog", "SQLite", "TestSupport", "PastNYC"]),
+        .testTarget(
+            name: "IntegrationTests", dependencies: ["API", "Accounts", "Catalog", "SQLite", "TestSupport", "PastNYC", "Walks"]),
     ]
 )

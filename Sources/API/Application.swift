@@ -19,9 +19,14 @@ public final class Application: Sendable {
         let catalog = try CatalogStore.openOrBuild(
             dataDirectory: configuration.dataDirectory, sourceDirectory: configuration.sourceDirectory)
         logger.info("catalog ready", metadata: ["duration_ms": "\((ContinuousClock.now - started).milliseconds)"])
+        let store: any UserDataStore =
+            if let url = configuration.databaseURL {
+                try PostgresUserDataStore(url: url, poolSize: configuration.databasePoolSize)
+            } else {
+                try AccountsDatabase(dataDirectory: configuration.dataDirectory)
+            }
         let accounts = try Accounts(
-            dataDirectory: configuration.dataDirectory,
-            commonPasswordsPath: configuration.sourceDirectory + "/common-passwords.txt",
+            store: store, commonPasswordsPath: configuration.sourceDirectory + "/common-passwords.txt",
             passwordCost: configuration.passwordCost)
         let openAPIDocument = try OpenAPIDocument(path: configuration.openAPIPath)
 

@@ -7,6 +7,11 @@ public struct ApplicationConfiguration: Sendable {
     public var server = HTTPServerConfiguration()
     /// Where the SQLite files live (catalog and accounts); created if missing.
     public var dataDirectory = "var"
+    /// A PostgreSQL URL for the user data, shared by several instances; nil keeps it in
+    /// SQLite under `dataDirectory`. The catalog is always local.
+    public var databaseURL: String?
+    /// Connections to PostgreSQL this instance keeps at most.
+    public var databasePoolSize = PostgresUserDataStore.defaultPoolSize
     /// Where the catalog source files and the common-password list are read from.
     public var sourceDirectory = "Data"
     /// The OpenAPI document served at `GET /openapi.yaml`.

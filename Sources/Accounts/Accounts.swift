@@ -2,21 +2,22 @@ import Foundation
 import SQLite
 
 /// Users, their bearer tokens, profiles, favorites and recently viewed photos, stored in
-/// `<dataDirectory>/accounts.sqlite`.
+/// a `UserDataStore`: `<dataDirectory>/accounts.sqlite` by default, or PostgreSQL.
 ///
-/// Every method may block (SQLite, fsync, scrypt): call them off the event loop.
-/// Failures the client caused are `AccountsError`s; anything else (`SQLiteError`) is
-/// a server fault.
+/// Every method may block (database I/O, fsync, scrypt): call them off the event loop.
+/// Failures the client caused are `AccountsError`s (`storeUnavailable` when a shared
+/// store cannot be reached); anything else (`SQLiteError`, `PostgresError`) is a
+/// server fault.
 public final class Accounts: Sendable {
     /// How long a token works after it is issued.
     public static let tokenLifetime: TimeInterval = 30 * 24 * 60 * 60
 
     public let hasher: PasswordHasher
-    /// The database of users and of what hangs off them (favorites here; walks in
+    /// The store of users and of what hangs off them (favorites here; walks in
     /// their own module), for the modules that keep rows in it.
-    public let database: AccountsDatabase
+    public let database: any UserDataStore
     private let policy: CredentialPolicy
-    private let throttle: LoginThrottle
+    private let throttle: any LoginThrottling
     private let clock: @Sendable () -> Date
     /// Verified against when the username is unknown, so that answer costs the
     /// same work as a wrong password (no user enumeration by timing). Its hash is
@@ -24,12 +25,9 @@ public final class Accounts: Sendable {
     /// password derives to it, so start-up need not spend a hash on it.
     private let dummyHash: PasswordHash
 
-    /// Opens (creating or migrating) the database and loads the common-password list.
-    /// - Parameters:
-    ///   - passwordCost: the scrypt cost of new hashes; lower it only in tests.
-    ///   - concurrentHashes, queuedHashes: see `PasswordHasher`.
-    ///   - clock: the current time; tests move it to expire tokens and throttles.
-    public init(
+    /// Opens (creating or migrating) `<dataDirectory>/accounts.sqlite` and loads the
+    /// common-password list; see `init(store:…)`.
+    public convenience init(
         dataDirectory: String,
         commonPasswordsPath: String,
         passwordCost: ScryptCost = .owasp,
@@ -37,10 +35,29 @@ public final class Accounts: Sendable {
         queuedHashes: Int = 4,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) throws {
+        try self.init(
+            store: AccountsDatabase(dataDirectory: dataDirectory),
+            commonPasswordsPath: commonPasswordsPath, passwordCost: passwordCost, concurrentHashes: concurrentHashes,
+            queuedHashes: queuedHashes, clock: clock)
+    }
+
+    /// Uses `store` (already migrated) and loads the common-password list.
+    /// - Parameters:
+    ///   - passwordCost: the scrypt cost of new hashes; lower it only in tests.
+    ///   - concurrentHashes, queuedHashes: see `PasswordHasher`.
+    ///   - clock: the current time; tests move it to expire tokens and throttles.
+    public init(
+        store: any UserDataStore,
+        commonPasswordsPath: String,
+        passwordCost: ScryptCost = .owasp,
+        concurrentHashes: Int = 2,
+        queuedHashes: Int = 4,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
         policy = try CredentialPolicy(commonPasswordsPath: commonPasswordsPath)
-        database = try AccountsDatabase(path: dataDirectory + "/" + AccountsDatabase.fileName)
+        database = store
         hasher = PasswordHasher(cost: passwordCost, concurrentHashes: concurrentHashes, queuedHashes: queuedHashes)
-        throttle = LoginThrottle()
+        throttle = store.makeLoginThrottle()
         self.clock = clock
         dummyHash = PasswordHash(
             cost: passwordCost, salt: SecretBytes.random(count: PasswordHasher.saltByteCount),
@@ -64,15 +81,19 @@ public final class Accounts: Sendable {
         let now = currentSecond()
         do {
             return try database.write { connection in
-                try connection.execute(
-                    "INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?)",
-                    [.text(username), .text(key), .text(hash.encoded), .integer(now)])
-                let userID = connection.lastInsertRowID
+                let inserted = try connection.queryFirst(
+                    """
+                    INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?)
+                    RETURNING id
+                    """,
+                    [.text(username), .text(key), .text(hash.encoded), .integer(now)]
+                ) { $0.int64(0) }
+                guard let userID = inserted else { preconditionFailure("INSERT … RETURNING returns the row") }
                 let user = User(
                     username: username, createdAt: Self.date(now), favoriteCount: 0, displayName: nil, home: nil)
                 return try Self.issueToken(for: userID, user: user, now: now, in: connection)
             }
-        } catch let error as SQLiteError where error.isConstraintViolation {
+        } catch let error as any ConstraintViolationReporting where error.isConstraintViolation {
             throw AccountsError.usernameTaken
         }
     }
@@ -83,7 +104,7 @@ public final class Accounts: Sendable {
     public func login(username: String, password: String, clientAddress: String) throws -> Session {
         let key = CredentialPolicy.key(forUsername: username)
         let throttleKey = LoginThrottle.Key(usernameKey: key, clientAddress: clientAddress)
-        if let retryAfter = throttle.retryAfter(throttleKey, now: clock()) {
+        if let retryAfter = try throttle.retryAfter(throttleKey, now: clock()) {
             throw AccountsError.tooManyFailedLogins(retryAfterSeconds: retryAfter)
         }
         let row = try database.read { connection in
@@ -93,15 +114,15 @@ public final class Accounts: Sendable {
         }
         guard let row else {
             _ = try hasher.verify(password, against: dummyHash)
-            throttle.recordFailure(throttleKey, now: clock())
+            try throttle.recordFailure(throttleKey, now: clock())
             throw AccountsError.invalidCredentials
         }
         let stored = try storedHash(row.hash, userID: row.id)
         guard try hasher.verify(password, against: stored) else {
-            throttle.recordFailure(throttleKey, now: clock())
+            try throttle.recordFailure(throttleKey, now: clock())
             throw AccountsError.invalidCredentials
         }
-        throttle.recordSuccess(throttleKey)
+        try throttle.recordSuccess(throttleKey)
         let rehashed = try rehashIfOutdated(password, stored: stored)
         let now = currentSecond()
         return try database.write { connection in
@@ -235,7 +256,7 @@ public final class Accounts: Sendable {
                 guard let savedAt else { throw AccountsError.favoriteNotFound }
                 return FavoriteSave(favorite: Favorite(photoID: photoID, savedAt: Self.date(savedAt)), created: false)
             }
-        } catch let error as SQLiteError where error.isConstraintViolation {
+        } catch let error as any ConstraintViolationReporting where error.isConstraintViolation {
             // The only other constraint is the user's foreign key: the user was deleted meanwhile.
             throw AccountsError.invalidToken
         }
@@ -296,7 +317,7 @@ public final class Accounts: Sendable {
                     """,
                     [userID, userID, .integer(Int64(Self.recentsCapacity))])
             }
-        } catch let error as SQLiteError where error.isConstraintViolation {
+        } catch let error as any ConstraintViolationReporting where error.isConstraintViolation {
             // The user's foreign key: the user was deleted meanwhile.
             throw AccountsError.invalidToken
         }
@@ -359,7 +380,7 @@ public final class Accounts: Sendable {
         Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
-    private static func user(_ id: Int64, in connection: SQLiteConnection) throws -> User? {
+    private static func user(_ id: Int64, in connection: any UserDataConnection) throws -> User? {
         try connection.queryFirst(
             """
             SELECT username, created_at, (SELECT count(*) FROM favorites WHERE user_id = users.id),
@@ -375,7 +396,7 @@ public final class Accounts: Sendable {
         }
     }
 
-    private static func issueToken(for userID: Int64, user: User, now: Int64, in connection: SQLiteConnection) throws -> Session {
+    private static func issueToken(for userID: Int64, user: User, now: Int64, in connection: any UserDataConnection) throws -> Session {
         let token = AccessToken.generate()
         let expiresAt = now + Int64(tokenLifetime)
         guard let digest = AccessToken.digest(token) else { preconditionFailure("a generated token is always well formed") }

@@ -10,9 +10,10 @@ import Synchronization
 /// (SQLite allows one writer at a time anyway); a read takes the first free reader,
 /// or waits for one when all are busy.
 ///
-/// Public so that the modules whose data hangs off a user (walks) keep their rows in
-/// this file, under the users' foreign keys, committed with the same durability.
-public final class AccountsDatabase: Sendable {
+/// The `UserDataStore` of one instance, the default: the modules whose data hangs off
+/// a user (walks) keep their rows in this file, under the users' foreign keys,
+/// committed with the same durability.
+public final class AccountsDatabase: UserDataStore {
     static let fileName = "accounts.sqlite"
     static let busyTimeoutMilliseconds: Int32 = 5_000
 
@@ -44,10 +45,15 @@ public final class AccountsDatabase: Sendable {
         self.readers = readers
     }
 
+    /// Opens (creating or migrating) `<dataDirectory>/accounts.sqlite`.
+    public convenience init(dataDirectory: String) throws {
+        try self.init(path: dataDirectory + "/" + Self.fileName)
+    }
+
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction on the writer.
-    public func write<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
+    public func write<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
         try writer.withLock { connection in
-            try connection.transaction(.immediate) { try body(connection) }
+            try connection.transaction(.immediate) { try body(SQLiteUserDataConnection(connection: connection)) }
         }
     }
 
@@ -60,7 +66,9 @@ public final class AccountsDatabase: Sendable {
     /// How the group forms: a caller queues its body, then waits for the writer. The
     /// holder of the writer takes every queued body and commits them together; a
     /// caller whose body was committed while it waited just returns the result.
-    public func groupWrite<Result: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> Result) throws -> Result {
+    public func groupWrite<Result: Sendable>(
+        _ body: @escaping @Sendable (any UserDataConnection) throws -> Result
+    ) throws -> Result {
         let job = GroupedWrite(body)
         pendingGroup.withLock { $0.append(job) }
         try writer.withLock { connection in
@@ -95,13 +103,20 @@ public final class AccountsDatabase: Sendable {
 
     /// Runs `body` on a reader connection (one consistent snapshot per statement;
     /// wrap several statements in a transaction when they must agree).
-    public func read<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
+    public func read<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
         for reader in readers {
-            if let result = try reader.withLockIfAvailable({ connection in try body(connection) }) {
+            if let result = try reader.withLockIfAvailable({ connection in
+                try body(SQLiteUserDataConnection(connection: connection))
+            }) {
                 return result
             }
         }
         let index = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count
-        return try readers[index].withLock { connection in try body(connection) }
+        return try readers[index].withLock { connection in try body(SQLiteUserDataConnection(connection: connection)) }
+    }
+
+    /// One instance: the failed-login counts stay in this process.
+    public func makeLoginThrottle() -> any LoginThrottling {
+        LoginThrottle()
     }
 }

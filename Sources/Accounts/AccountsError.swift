@@ -20,6 +20,8 @@ public enum AccountsError: Error, Sendable, Equatable {
     case favoriteNotFound
     /// A `cursor` that this server did not issue.
     case invalidCursor
+    /// The shared store (PostgreSQL) cannot be reached or is restarting; try again later.
+    case storeUnavailable(retryAfterSeconds: Int)
     /// The stored password hash cannot be parsed: the database was altered outside this code.
     case corruptPasswordHash(userID: Int64)
 }

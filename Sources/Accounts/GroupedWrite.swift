@@ -11,15 +11,15 @@ final class GroupedWrite<Value: Sendable>: GroupedWriteJob {
         case finished(Result<Value, any Error>)
     }
 
-    private let body: @Sendable (SQLiteConnection) throws -> Value
+    private let body: @Sendable (any UserDataConnection) throws -> Value
     private let state = Mutex<State>(.waiting)
 
-    init(_ body: @escaping @Sendable (SQLiteConnection) throws -> Value) {
+    init(_ body: @escaping @Sendable (any UserDataConnection) throws -> Value) {
         self.body = body
     }
 
     func run(on connection: SQLiteConnection) -> Bool {
-        let result = Result { try body(connection) }
+        let result = Result { try body(SQLiteUserDataConnection(connection: connection)) }
         state.withLock { $0 = .staged(result) }
         if case .failure = result { return false }
         return true

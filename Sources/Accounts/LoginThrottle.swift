@@ -2,9 +2,10 @@ import Crypto
 import Foundation
 import Synchronization
 
-/// Counts failed logins per (username, client address) pair: after `maxFailures`
-/// within `window`, that pair is refused until its oldest failure leaves the window.
-/// A success resets the pair.
+/// The in-memory `LoginThrottling`, for the store of one instance: counts failed
+/// logins per (username, client address) pair: after `maxFailures` within `window`,
+/// that pair is refused until its oldest failure leaves the window. A success resets
+/// the pair.
 ///
 /// Per pair, not per username, so one attacker cannot lock every account out; the
 /// hashing limit of `PasswordHasher` bounds the overall guessing rate. Kept in
@@ -12,8 +13,8 @@ import Synchronization
 /// costs a password hash (a few per second at most), pairs whose failures left
 /// the window are pruned, and usernames are kept as fixed-size digests however
 /// long the submitted name.
-final class LoginThrottle: Sendable {
-    struct Key: Hashable {
+public final class LoginThrottle: LoginThrottling {
+    public struct Key: Hashable, Sendable {
         let usernameDigest: SHA256.Digest
         let clientAddress: String
 
@@ -38,7 +39,7 @@ final class LoginThrottle: Sendable {
     }
 
     /// Seconds until `key` may try again, or nil when it may try now.
-    func retryAfter(_ key: Key, now: Date) -> Int? {
+    public func retryAfter(_ key: Key, now: Date) -> Int? {
         failures.withLock { table in
             guard let times = table[key] else { return nil }
             let recent = times.filter { now.timeIntervalSince($0) < window }
@@ -47,7 +48,7 @@ final class LoginThrottle: Sendable {
         }
     }
 
-    func recordFailure(_ key: Key, now: Date) {
+    public func recordFailure(_ key: Key, now: Date) {
         failures.withLock { table in
             if table.count >= pruneThreshold {
                 table = table.filter { _, times in times.contains { now.timeIntervalSince($0) < window } }
@@ -58,7 +59,7 @@ final class LoginThrottle: Sendable {
         }
     }
 
-    func recordSuccess(_ key: Key) {
+    public func recordSuccess(_ key: Key) {
         _ = failures.withLock { $0.removeValue(forKey: key) }
     }
 }

@@ -50,6 +50,8 @@ struct ServeCommand: ParsableCommand {
         configuration.server.port = resolvedPort
         configuration.dataDirectory = storage.dataDir
         configuration.sourceDirectory = storage.sourceDir
+        configuration.databaseURL = storage.resolvedDatabaseURL
+        configuration.databasePoolSize = storage.databasePoolSize
         configuration.openAPIPath = openapi
         configuration.passwordCost = passwordCost.cost
 

@@ -26,9 +26,11 @@ public final class ServerProcess {
 
     /// Starts the server and returns once it logs its port (the catalog import of a
     /// first start happens before that).
-    /// - Parameter descriptorLimit: when set, the soft and hard `RLIMIT_NOFILE` of the
+    /// - Parameters:
+    ///   - descriptorLimit: when set, the soft and hard `RLIMIT_NOFILE` of the
     ///   server (set by `sh`'s `ulimit -n` before it execs the server).
-    public init(dataDirectory: String, descriptorLimit: Int? = nil) throws {
+    ///   - databaseURL: the PostgreSQL database of the user data; nil keeps it in SQLite.
+    public init(dataDirectory: String, descriptorLimit: Int? = nil, databaseURL: String? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw StartError.missingExecutable(Self.executable)
         }
@@ -37,7 +39,7 @@ public final class ServerProcess {
             "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory,
             "--source-dir", root + "/Data", "--openapi", root + "/openapi.yaml", "--password-cost", "test",
             "--log-level", "notice",
-        ]
+        ] + (databaseURL.map { ["--database-url", $0] } ?? [])
         process = Process()
         if let descriptorLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")

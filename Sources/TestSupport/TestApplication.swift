@@ -10,9 +10,15 @@ import Logging
 public final class TestApplication: Sendable {
     public let application: Application
     public let dataDirectory: TemporaryDirectory
+    /// The application's own PostgreSQL database when the tests run against PostgreSQL
+    /// (`TestDatabase.variable`); nil on SQLite.
+    public let database: TestDatabase?
 
-    /// - Parameter maximumWalkPoints: accepted points per walk; lower it to reach the cap quickly.
-    public init(passwordCost: ScryptCost = .test, maximumWalkPoints: Int? = nil) throws {
+    /// - Parameters:
+    ///   - maximumWalkPoints: accepted points per walk; lower it to reach the cap quickly.
+    ///   - databaseURL: a PostgreSQL database of the test's own for the user data;
+    ///     without it, a fresh `TestDatabase` or, by default, SQLite.
+    public init(passwordCost: ScryptCost = .test, maximumWalkPoints: Int? = nil, databaseURL: String? = nil) throws {
         dataDirectory = try TemporaryDirectory(prefix: "past-nyc-app")
         // Copying a catalog built once per process keeps each test's start fast; the
         // application still checks its data hashes and would rebuild a stale one.
@@ -26,6 +32,8 @@ public final class TestApplication: Sendable {
         configuration.sourceDirectory = PackageRoot.path + "/Data"
         configuration.openAPIPath = PackageRoot.path + "/openapi.yaml"
         configuration.passwordCost = passwordCost
+        database = databaseURL == nil ? try TestDatabase.make() : nil
+        configuration.databaseURL = databaseURL ?? database?.url
         if let maximumWalkPoints { configuration.maximumWalkPoints = maximumWalkPoints }
         var logger = Logger(label: "test-application")
         logger.logLevel = .critical

@@ -1,6 +1,5 @@
 import Accounts
 import Foundation
-import SQLite
 
 /// A walk's row as stored: its row sequence (what entries and points refer to, and
 /// what orders the user's walks), the walk as shown, and its progress.
@@ -18,7 +17,7 @@ struct WalkRecord {
     static let lastPointJoin =
         "LEFT JOIN walk_points AS last ON last.walk = walks.sequence AND last.number = walks.point_count"
 
-    init(_ row: Statement) {
+    init(_ row: any UserDataRow) {
         sequence = row.int64(0)
         let pointCount = row.int(4)
         let distance = row.double(5)

@@ -9,9 +9,10 @@ import SQLite
 /// Every method may block (SQLite, fsync): call them off the event loop. Every write
 /// is one transaction, committed and fsynced before the method returns, so a walk is
 /// never seen half-updated, after a crash included. Failures the client caused are
-/// `WalkError`s (and `AccountsError.invalidCursor`); a `SQLiteError` is a server fault.
+/// `WalkError`s (and `AccountsError.invalidCursor`, `.storeUnavailable`); a store's
+/// own error (`SQLiteError`, `PostgresError`) is a server fault.
 public final class Walks: Sendable {
-    private let database: AccountsDatabase
+    private let database: any UserDataStore
     private let chooser: WalkPhotoChooser
     private let maximumPoints: Int
     private let clock: @Sendable () -> Date
@@ -23,7 +24,7 @@ public final class Walks: Sendable {
     ///   - maximumPoints: accepted points per walk; lower only in tests.
     ///   - clock: the current time; tests may pin it.
     public init(
-        database: AccountsDatabase, catalog: PhotoCatalog, maximumPoints: Int = WalkRules.maximumPoints,
+        database: any UserDataStore, catalog: PhotoCatalog, maximumPoints: Int = WalkRules.maximumPoints,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.database = database
@@ -42,7 +43,7 @@ public final class Walks: Sendable {
                     "INSERT INTO walks (walk_id, user_id, started_at, updated_at) VALUES (?, ?, ?, ?)",
                     [.blob(id.bytes), .integer(user.userID), .integer(now), .integer(now)])
             }
-        } catch let error as SQLiteError where error.isConstraintViolation {
+        } catch let error as any ConstraintViolationReporting where error.isConstraintViolation {
             // The user's foreign key: the user was deleted meanwhile.
             throw AccountsError.invalidToken
         }
@@ -112,7 +113,7 @@ public final class Walks: Sendable {
         let before = try cursor.map(Self.entriesCursor.decode) ?? Int64.max
         let (record, rows) = try database.read { connection in
             // One snapshot, so the entries agree with the walk's counters.
-            try connection.transaction(.deferred) {
+            try connection.snapshot {
                 guard let record = try Self.record(id, of: user, in: connection) else { throw WalkError.walkNotFound }
                 let rows = try connection.query(
                     """
@@ -190,7 +191,7 @@ public final class Walks: Sendable {
 
     // MARK: Helpers
 
-    private static func record(_ id: WalkID, of user: AuthenticatedUser, in connection: SQLiteConnection) throws -> WalkRecord? {
+    private static func record(_ id: WalkID, of user: AuthenticatedUser, in connection: any UserDataConnection) throws -> WalkRecord? {
         try connection.queryFirst(
             """
             SELECT \(WalkRecord.columns) FROM walks \(WalkRecord.lastPointJoin)
@@ -202,24 +203,22 @@ public final class Walks: Sendable {
     /// The photo the walk gains at `point`, asking the database, photo by photo, only
     /// about the photos of the locations the chooser considers.
     private static func choose(
-        near point: WalkPoint, for walk: Int64, with chooser: WalkPhotoChooser, in connection: SQLiteConnection
+        near point: WalkPoint, for walk: Int64, with chooser: WalkPhotoChooser, in connection: any UserDataConnection
     ) throws -> (photoID: String, distanceMeters: Double)? {
-        let lookup = try connection.cachedStatement(
-            """
-            SELECT 1 FROM walk_entries WHERE walk = ?1 AND photo_id = ?2
-            UNION ALL SELECT 1 FROM walk_removed_photos WHERE walk = ?1 AND photo_id = ?2
-            """)
         var failure: (any Error)?
         let choice = chooser.choose(near: point) { photoID in
             do {
-                try lookup.bind([.integer(walk), .text(photoID)])
-                return try lookup.step()
+                return try connection.exists(
+                    """
+                    SELECT 1 FROM walk_entries WHERE walk = ?1 AND photo_id = ?2
+                    UNION ALL SELECT 1 FROM walk_removed_photos WHERE walk = ?1 AND photo_id = ?2
+                    """,
+                    [.integer(walk), .text(photoID)])
             } catch {
                 failure = error
                 return true
             }
         }
-        lookup.reset()
         if let failure { throw failure }
         return choice.map { ($0.photoID, $0.distanceMeters) }
     }

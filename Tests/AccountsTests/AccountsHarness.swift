@@ -8,6 +8,8 @@ import TestSupport
 /// clock, a fake catalog, and the routes, called the way the server calls them.
 final class AccountsHarness {
     private let temporary: TemporaryDirectory
+    /// This harness's PostgreSQL database when the tests run against PostgreSQL.
+    private let database: TestDatabase?
     var directory: String { temporary.path }
     let clock: TestClock
     let photos: FakePhotos
@@ -20,17 +22,19 @@ final class AccountsHarness {
         temporary = try TemporaryDirectory(prefix: "accounts-tests")
         clock = TestClock()
         photos = FakePhotos()
-        accounts = try Self.openAccounts(temporary.path, cost, concurrentHashes, queuedHashes, clock)
+        database = try TestDatabase.make()
+        accounts = try Self.openAccounts(temporary.path, database, cost, concurrentHashes, queuedHashes, clock)
         router = Self.makeRouter(accounts, photos)
     }
 
-    /// Opens a new `Accounts` on the same directory (the old one is released, closing
+    /// Opens a new `Accounts` on the same directory or database (the old one is released, closing
     /// its connections), as a restarted server would.
     func reopen(cost: ScryptCost = .test) throws {
-        accounts = try Self.openAccounts(temporary.path, cost, 2, 4, clock)
+        accounts = try Self.openAccounts(temporary.path, database, cost, 2, 4, clock)
         router = Self.makeRouter(accounts, photos)
     }
 
+    /// The SQLite store's file (the tests that open it run on SQLite only).
     var databasePath: String { directory + "/accounts.sqlite" }
 
     /// Routes a request and runs its handler, rendering a thrown `HTTPError` the way
@@ -94,10 +98,13 @@ final class AccountsHarness {
     }
 
     private static func openAccounts(
-        _ directory: String, _ cost: ScryptCost, _ concurrentHashes: Int, _ queuedHashes: Int, _ clock: TestClock
+        _ directory: String, _ database: TestDatabase?, _ cost: ScryptCost, _ concurrentHashes: Int,
+        _ queuedHashes: Int, _ clock: TestClock
     ) throws -> Accounts {
-        try Accounts(
-            dataDirectory: directory, commonPasswordsPath: commonPasswordsPath, passwordCost: cost,
+        let store: any UserDataStore =
+            if let database { try PostgresUserDataStore(url: database.url) } else { try AccountsDatabase(dataDirectory: directory) }
+        return try Accounts(
+            store: store, commonPasswordsPath: commonPasswordsPath, passwordCost: cost,
             concurrentHashes: concurrentHashes, queuedHashes: queuedHashes, clock: { clock.now })
     }
 

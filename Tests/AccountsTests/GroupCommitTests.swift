@@ -2,11 +2,12 @@ import Dispatch
 import SQLite
 import Synchronization
 import Testing
+import TestSupport
 
 /// `AccountsDatabase.groupWrite`: many writers at once share commits, yet each
 /// write stands alone: one that throws is rolled back by itself, and each caller
 /// gets its own result.
-@Suite struct GroupCommitTests {
+@Suite(.enabled(if: TestDatabase.usesSQLite, "group commit is the SQLite store's (PostgreSQL groups commits itself)")) struct GroupCommitTests {
     struct Refused: Error {}
 
     @Test func aFailingGroupedWriteRollsBackAloneAndTheOthersCommit() throws {

@@ -3,6 +3,7 @@ import Foundation
 import SQLite
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import Accounts
 
@@ -108,7 +109,7 @@ import Testing
         #expect(hasher.hashesInFlight == 0)
     }
 
-    @Test func outdatedHashesAreRedoneOnLogin() throws {
+    @Test(.enabled(if: TestDatabase.usesSQLite, "reads accounts.sqlite itself: SQLite store only")) func outdatedHashesAreRedoneOnLogin() throws {
         let harness = try AccountsHarness(cost: ScryptCost(log2Rounds: 4, blockSize: 8, parallelism: 1))
         _ = try harness.register("veteran")
         try harness.reopen(cost: .test)

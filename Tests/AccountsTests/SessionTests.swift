@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import SQLite
 import Testing
+import TestSupport
 
 @Suite struct SessionTests {
     static let challenge = #"Bearer realm="past-nyc""#
@@ -77,7 +78,7 @@ import Testing
         #expect(try harness.login("changer", password: "a brand new secret").status == 200)
     }
 
-    @Test func deletionRemovesUserTokensAndFavorites() throws {
+    @Test(.enabled(if: TestDatabase.usesSQLite, "reads accounts.sqlite itself: SQLite store only")) func deletionRemovesUserTokensAndFavorites() throws {
         let harness = try AccountsHarness()
         let token = try harness.register("leaver")
         let other = try harness.login("leaver").token
@@ -108,7 +109,7 @@ import Testing
         #expect(try harness.send(.post, "/users", json: ["username": "LEAVER", "password": "correct horse battery"]).status == 201)
     }
 
-    @Test func tokensExpireAfterThirtyDays() throws {
+    @Test(.enabled(if: TestDatabase.usesSQLite, "reads accounts.sqlite itself: SQLite store only")) func tokensExpireAfterThirtyDays() throws {
         let harness = try AccountsHarness()
         let token = try harness.register("mayfly")
         harness.clock.advance(by: 30 * 24 * 60 * 60 - 1)

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import SQLite
 import Testing
+import TestSupport
 
 @testable import Accounts
 
@@ -101,7 +102,7 @@ import Testing
         #expect(login.user["username"] as? String == "Alice")
     }
 
-    @Test func storedRowsHoldNoPasswordOrTokenInTheClear() throws {
+    @Test(.enabled(if: TestDatabase.usesSQLite, "reads accounts.sqlite itself: SQLite store only")) func storedRowsHoldNoPasswordOrTokenInTheClear() throws {
         let harness = try AccountsHarness()
         let password = "an unusual passphrase 7"
         let token = try harness.register("keeper", password: password)

@@ -8,7 +8,7 @@ import TestSupport
 /// An accounts database written by the previous release (schema version 1: users,
 /// tokens, favorites) is opened by this server: nothing is lost, and profiles and
 /// recents work for its users.
-@Suite struct AccountsMigrationTests {
+@Suite(.enabled(if: TestDatabase.usesSQLite, "migrates an old accounts.sqlite: SQLite store only")) struct AccountsMigrationTests {
     struct OldUser {
         let username: String
         let password: String

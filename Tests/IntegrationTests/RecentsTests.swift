@@ -37,7 +37,7 @@ import TestSupport
         #expect(listed.first?["title"] != nil, "each recent is a whole PhotoSummary")
     }
 
-    @Test func theHundredAndFirstViewDropsTheOldest() throws {
+    @Test(.enabled(if: TestDatabase.usesSQLite, "reads accounts.sqlite itself: SQLite store only")) func theHundredAndFirstViewDropsTheOldest() throws {
         let app = try TestApplication()
         let user = try SignedInClient(port: app.port, username: "Abbott")
         let other = try SignedInClient(port: app.port, username: "Hine")

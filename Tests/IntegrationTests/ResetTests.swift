@@ -47,7 +47,7 @@ import TestSupport
         #expect(try user.send("PUT", "/favorites/\(photos[0])").status == 201, "the account is usable")
     }
 
-    @Test func deletingTheAccountRemovesItsRecents() throws {
+    @Test(.enabled(if: TestDatabase.usesSQLite, "reads accounts.sqlite itself: SQLite store only")) func deletingTheAccountRemovesItsRecents() throws {
         let app = try TestApplication()
         let user = try SignedInClient(port: app.port, username: "Vivian")
         let other = try SignedInClient(port: app.port, username: "Helen")

@@ -262,7 +262,7 @@ import TestSupport
 /// The reset (`DELETE /users/me/data`) erases the caller's walks with their points,
 /// entries and removed photos, and nobody else's.
 @Suite struct WalkResetTests {
-    @Test func resetEmptiesTheWalks() throws {
+    @Test(.enabled(if: TestDatabase.usesSQLite, "reads accounts.sqlite itself: SQLite store only")) func resetEmptiesTheWalks() throws {
         let app = try TestApplication()
         let user = try WalkClient(port: app.port, username: "resetter")
         let other = try WalkClient(port: app.port, username: "keeper")

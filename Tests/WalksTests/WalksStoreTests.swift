@@ -12,14 +12,18 @@ import Walks
 /// users, and many writers at once sharing commits.
 @Suite struct WalksStoreTests {
     let directory: TemporaryDirectory
+    /// The PostgreSQL database when the tests run against PostgreSQL.
+    let database: TestDatabase?
     let accounts: Accounts
     let catalog: PhotoCatalog
 
     init() throws {
         directory = try TemporaryDirectory(prefix: "walks-tests")
+        database = try TestDatabase.make()
+        let store: any UserDataStore =
+            if let database { try PostgresUserDataStore(url: database.url) } else { try AccountsDatabase(dataDirectory: directory.path) }
         accounts = try Accounts(
-            dataDirectory: directory.path, commonPasswordsPath: PackageRoot.path + "/Data/common-passwords.txt",
-            passwordCost: .test)
+            store: store, commonPasswordsPath: PackageRoot.path + "/Data/common-passwords.txt", passwordCost: .test)
         catalog = try SharedCatalog.catalog()
     }
 

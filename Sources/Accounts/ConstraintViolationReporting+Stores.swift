@@ -1,0 +1,5 @@
+import Postgres
+import SQLite
+
+extension SQLiteError: ConstraintViolationReporting {}
+extension PostgresError: ConstraintViolationReporting {}

@@ -1,0 +1,98 @@
+import Dispatch
+import Postgres
+import Synchronization
+
+/// The user data in a PostgreSQL database that several instances share
+/// (`--database-url`). Migrates the schema at start (under an advisory lock, so
+/// instances starting together do not race), then serves every call from a bounded
+/// pool of connections, opened on demand and opened again after they break.
+///
+/// Writes run SERIALIZABLE: concurrent transactions behave as if they ran one after
+/// another, as on SQLite's single writer, and one that loses a race is rolled back
+/// and run again. Every connection commits with `synchronous_commit` on and bounds
+/// each statement with a timeout. When the server is down or restarting, a call
+/// fails within about 2 s with `AccountsError.storeUnavailable` (a 503), never
+/// waiting for the server; the next call connects again.
+public final class PostgresUserDataStore: UserDataStore {
+    /// Connections per instance when the command line does not say.
+    public static let defaultPoolSize = 8
+    /// How long a call waits for a free connection, and how long a connection attempt
+    /// may take: together they keep a failing call under 2 s.
+    static let poolWaitMilliseconds = 900
+    static let connectTimeout = Duration.milliseconds(1000)
+    /// Times a write that lost a serialization race is run again before it fails.
+    static let maximumWriteAttempts = 10
+
+    private let url: String
+    private let slots: [PostgresPoolSlot]
+    /// Counts free slots, so a caller waits (at most `poolWait`) instead of spinning.
+    private let freeSlots: DispatchSemaphore
+
+    /// Connects once to migrate the schema.
+    /// - Throws: `PostgresError` when the server cannot be reached or the migration fails.
+    public init(url: String, poolSize: Int = defaultPoolSize) throws {
+        precondition(poolSize > 0, "the pool needs a connection")
+        self.url = url
+        let connection = try PostgresConnection(url: url, connectTimeout: .seconds(10))
+        // Migrations may take longer than one request's statement.
+        try connection.execute("SET statement_timeout = 0")
+        try AccountsPostgresSchema.migrator.migrate(connection)
+        slots = (0..<poolSize).map { _ in PostgresPoolSlot() }
+        freeSlots = DispatchSemaphore(value: poolSize)
+    }
+
+    public func read<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
+        try withConnection { connection in try body(connection) }
+    }
+
+    public func write<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
+        try withConnection { connection in
+            var attempt = 1
+            while true {
+                try connection.statement("BEGIN ISOLATION LEVEL SERIALIZABLE")
+                do {
+                    let result = try body(connection)
+                    try connection.statement("COMMIT")
+                    return result
+                } catch let error as PostgresError where error.isSerializationFailure && attempt < Self.maximumWriteAttempts {
+                    try? connection.statement("ROLLBACK")
+                    attempt += 1
+                } catch {
+                    try? connection.statement("ROLLBACK")
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// PostgreSQL groups concurrent commits itself; each body is its own transaction.
+    public func groupWrite<Result: Sendable>(
+        _ body: @escaping @Sendable (any UserDataConnection) throws -> Result
+    ) throws -> Result {
+        try write(body)
+    }
+
+    public func makeLoginThrottle() -> any LoginThrottling {
+        StoredLoginThrottle(store: self)
+    }
+
+    /// Runs `body` on a free pooled connection (connecting it first if it is new or
+    /// broke); turns a store that cannot be reached into `storeUnavailable`.
+    private func withConnection<Result: Sendable>(
+        _ body: (PostgresUserDataConnection) throws -> Result
+    ) throws -> Result {
+        guard freeSlots.wait(timeout: .now() + .milliseconds(Self.poolWaitMilliseconds))
+            == .success
+        else { throw AccountsError.storeUnavailable(retryAfterSeconds: 1) }
+        defer { freeSlots.signal() }
+        // The semaphore guarantees a free slot; another caller may take the one this
+        // scan tries first, so scan until one is had.
+        while true {
+            for slot in slots {
+                if let outcome = slot.withConnectionIfFree(url: url, connectTimeout: Self.connectTimeout, body) {
+                    return try outcome.get()
+                }
+            }
+        }
+    }
+}

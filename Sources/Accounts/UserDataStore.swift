@@ -1,0 +1,28 @@
+/// Where users and everything that hangs off them live: the SQLite file of one
+/// instance (`AccountsDatabase`, the default) or a PostgreSQL database shared by many
+/// (`PostgresUserDataStore`). `Accounts` and `Walks` run the same SQL on either, with
+/// the same guarantees: every write is one transaction, committed durably before the
+/// call returns, and concurrent writes behave as if they ran one after another.
+///
+/// Every method blocks (I/O, fsync): call them off the event loop.
+public protocol UserDataStore: Sendable {
+    /// Runs `body` with a connection for reads (each statement sees committed data;
+    /// `UserDataConnection.snapshot` makes several agree).
+    func read<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result
+    /// Runs `body` in one write transaction, committed durably before this returns;
+    /// rolled back whole if `body` throws.
+    func write<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result
+    /// Like `write`, but the store may commit `body` together with other callers'
+    /// (group commit); `body` may then run more than once, so it must only touch the
+    /// database.
+    func groupWrite<Result: Sendable>(_ body: @escaping @Sendable (any UserDataConnection) throws -> Result) throws -> Result
+    /// The failed-login counts: in this process for a store of one instance, in the
+    /// store itself for a shared one, so that the limit holds across instances.
+    func makeLoginThrottle() -> any LoginThrottling
+}
+
+/// An error a store raises when a constraint (unique, foreign key, check) refused a
+/// change, recognised the same way whichever store raised it.
+public protocol ConstraintViolationReporting: Error {
+    var isConstraintViolation: Bool { get }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Postgres
+
+/// A fresh, empty PostgreSQL database for one test, on the server named by
+/// `PAST_NYC_TEST_DATABASE_URL` (e.g. the one `scripts/postgres.sh start` prints);
+/// dropped on release. Without that variable the tests use SQLite, the default store,
+/// and `TestDatabase.make()` returns nil.
+public final class TestDatabase: Sendable {
+    /// The environment variable that switches the tests to PostgreSQL.
+    public static let variable = "PAST_NYC_TEST_DATABASE_URL"
+
+    /// The server's URL when the tests run against PostgreSQL.
+    public static var serverURL: String? {
+        guard let url = ProcessInfo.processInfo.environment[variable], !url.isEmpty else { return nil }
+        return url
+    }
+
+    /// True when the tests run against SQLite: the condition of the tests that open
+    /// `accounts.sqlite` themselves.
+    public static var usesSQLite: Bool { serverURL == nil }
+
+    /// The URL of this test's own database.
+    public let url: String
+    private let serverURL: String
+    private let name: String
+
+    /// A new database when the tests run against PostgreSQL, else nil.
+    public static func make() throws -> TestDatabase? {
+        guard let serverURL else { return nil }
+        return try TestDatabase(serverURL: serverURL)
+    }
+
+    private init(serverURL: String) throws {
+        self.serverURL = serverURL
+        name = "past_nyc_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        // An identifier cannot be a parameter; the name is ours, letters, digits and `_`.
+        try PostgresConnection(url: serverURL, connectTimeout: .seconds(10)).execute("CREATE DATABASE \(name)")
+        url = Self.url(serverURL, database: name)
+    }
+
+    deinit {
+        // FORCE: the application's pooled connections may still be open. Best effort:
+        // the throw-away server goes away with its databases anyway.
+        _ = try? PostgresConnection(url: serverURL, connectTimeout: .seconds(10))
+            .execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
+
+    /// `serverURL` with its database (the path) replaced by `database`.
+    static func url(_ serverURL: String, database: String) -> String {
+        let query = serverURL.firstIndex(of: "?").map { String(serverURL[$0...]) } ?? ""
+        let base = serverURL.firstIndex(of: "?").map { String(serverURL[..<$0]) } ?? serverURL
+        let authority = base.range(of: "://").map { base[$0.upperBound...] } ?? base[...]
+        let host = authority.firstIndex(of: "/").map { authority[..<$0] } ?? authority
+        let scheme = base.range(of: "://").map { String(base[..<$0.upperBound]) } ?? ""
+        return scheme + host + "/" + database + query
+    }
+}

@@ -1,0 +1,64 @@
+import Accounts
+import Catalog
+import Foundation
+import Testing
+import TestSupport
+import Walks
+
+/// `copy-user-data`: a SQLite store moved into PostgreSQL keeps every account, token,
+/// favorite, recent and walk, with the same IDs and cursors; a non-empty target is
+/// refused unless told to replace it, and copying again with it gives the same data.
+@Suite(.enabled(if: TestDatabase.serverURL != nil, "needs PostgreSQL: set PAST_NYC_TEST_DATABASE_URL"))
+struct UserDataCopyTests {
+    static let password = "moving day on Mott Street"
+
+    @Test func theCopyKeepsEveryRowAndRefusesANonEmptyTarget() throws {
+        let directory = try TemporaryDirectory(prefix: "copy-source")
+        let target = try #require(try TestDatabase.make())
+        let catalog = try SharedCatalog.catalog()
+        let commonPasswords = PackageRoot.path + "/Data/common-passwords.txt"
+        // Accounts stores any photo ID (the routes check the catalog): made-up ones do here.
+        let photoIDs = (1...6).map { "copied-\($0)" }
+        let source = try Accounts(dataDirectory: directory.path, commonPasswordsPath: commonPasswords, passwordCost: .test)
+        let sourceWalks = Walks(database: source.database, catalog: catalog)
+        let session = try source.register(username: "Mover", password: Self.password)
+        let mover = try source.authenticate(token: session.token)
+        for photoID in photoIDs { _ = try source.saveFavorite(mover, photoID: photoID) }
+        _ = try source.recordView(mover, photoID: photoIDs[0])
+        let walk = try sourceWalks.start(mover)
+        for step in 0..<4 {
+            _ = try sourceWalks.addPoint(
+                mover, walkID: walk.walkID, point: WalkPoint(latitude: 40.7359 + Double(step) * 0.00135, longitude: -73.9911))
+        }
+        let firstPage = try source.favorites(mover, limit: 2, cursor: nil)
+        let secondPage = try source.favorites(mover, limit: 2, cursor: firstPage.nextCursor)
+        let walkPage = try sourceWalks.walk(mover, walkID: walk.walkID, limit: 2, cursor: nil)
+
+        let copied = try UserDataCopy.copy(fromDataDirectory: directory.path, to: target.url, replacing: false)
+        #expect(copied.first { $0.table == "favorites" }?.rows == photoIDs.count)
+
+        let copy = try Accounts(
+            store: try PostgresUserDataStore(url: target.url), commonPasswordsPath: commonPasswords, passwordCost: .test)
+        let copyWalks = Walks(database: copy.database, catalog: catalog)
+        let moved = try copy.authenticate(token: session.token)
+        #expect(try copy.user(moved).username == "Mover")
+        #expect(try copy.favorites(moved, limit: 2, cursor: nil) == firstPage)
+        #expect(try copy.favorites(moved, limit: 2, cursor: firstPage.nextCursor) == secondPage)
+        #expect(try copy.recents(moved, limit: 10).map(\.photoID) == [photoIDs[0]])
+        #expect(try copyWalks.walk(moved, walkID: walk.walkID, limit: 2, cursor: nil) == walkPage)
+        _ = try copy.login(username: "mover", password: Self.password, clientAddress: "192.0.2.7")
+        // New rows continue after the copied sequences: the newest favorite comes first.
+        try copy.removeFavorite(moved, photoID: photoIDs[0])
+        _ = try copy.saveFavorite(moved, photoID: photoIDs[0])
+        #expect(try copy.favorites(moved, limit: 1, cursor: nil).favorites.map(\.photoID) == [photoIDs[0]])
+
+        #expect(throws: UserDataCopy.CopyError.targetNotEmpty(users: 1)) {
+            try UserDataCopy.copy(fromDataDirectory: directory.path, to: target.url, replacing: false)
+        }
+        for _ in 0..<2 {
+            _ = try UserDataCopy.copy(fromDataDirectory: directory.path, to: target.url, replacing: true)
+            #expect(try copy.favorites(moved, limit: 2, cursor: nil) == firstPage)
+            #expect(try copyWalks.walk(moved, walkID: walk.walkID, limit: 2, cursor: nil) == walkPage)
+        }
+    }
+}
