@@ -13,7 +13,8 @@ connection; it loops over a random mix of
   GET /nearby, GET /favorites  reads
 
 for --seconds, counting what it saw by operation and status: a status of 0 is a
-broken connection. A write answered 2xx is acknowledged. A request that failed
+broken connection; gatewayFailures counts those and nginx's 502 and 504 (what
+a killed instance may cost), otherFailures every other non-2xx answer. A write answered 2xx is acknowledged. A request that failed
 may still have been applied (the instance may have committed it before it
 died), so the check afterwards allows for those and only for those:
 
@@ -249,7 +250,10 @@ def main():
             per_second[min(int(moment - started), len(per_second) - 1)] += 1
             longest_gap = max(longest_gap, moment - last_success)
             last_success = moment
-    failed = sum(value for key, value in counts.items() if not 200 <= int(key.rsplit(" ", 1)[1]) < 300)
+    statuses = [(int(key.rsplit(" ", 1)[1]), value) for key, value in counts.items()]
+    failed = sum(value for status, value in statuses if not 200 <= status < 300)
+    # What a killed instance may cost: nginx's 502 or 504, or a broken connection.
+    gateway_failures = sum(value for status, value in statuses if status in (0, 502, 504))
 
     problems = [f"{worker.username}: {worker.error}" for worker in workers if worker.error]
     for worker in workers:
@@ -262,6 +266,8 @@ def main():
         "seed": arguments.seed,
         "requests": sum(counts.values()),
         "failed": failed,
+        "gatewayFailures": gateway_failures,
+        "otherFailures": failed - gateway_failures,
         "successesPerSecond": per_second,
         "longestGapSeconds": round(longest_gap, 3),
         "acknowledged": {
