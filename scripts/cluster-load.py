@@ -14,7 +14,8 @@ connection; it loops over a random mix of
 
 for --seconds, counting what it saw by operation and status: a status of 0 is a
 broken connection; gatewayFailures counts those and nginx's 502 and 504 (what
-a killed instance may cost), otherFailures every other non-2xx answer. A write answered 2xx is acknowledged. A request that failed
+a killed instance may cost) and gatewayFailureSpanSeconds the time from the
+first of them to the last; otherFailures counts every other non-2xx answer. A write answered 2xx is acknowledged. A request that failed
 may still have been applied (the instance may have committed it before it
 died), so the check afterwards allows for those and only for those:
 
@@ -252,6 +253,10 @@ def main():
             last_success = moment
     statuses = [(int(key.rsplit(" ", 1)[1]), value) for key, value in counts.items()]
     failed = sum(value for status, value in statuses if not 200 <= status < 300)
+    # A killed instance should cost only the requests in flight on it at that
+    # moment: later failures mean the load balancer kept sending requests there.
+    gateway_moments = [moment for moment, status in events if status in (0, 502, 504)]
+    gateway_span = gateway_moments[-1] - gateway_moments[0] if gateway_moments else 0.0
     # What a killed instance may cost: nginx's 502 or 504, or a broken connection.
     gateway_failures = sum(value for status, value in statuses if status in (0, 502, 504))
 
@@ -268,6 +273,7 @@ def main():
         "failed": failed,
         "gatewayFailures": gateway_failures,
         "otherFailures": failed - gateway_failures,
+        "gatewayFailureSpanSeconds": round(gateway_span, 3),
         "successesPerSecond": per_second,
         "longestGapSeconds": round(longest_gap, 3),
         "acknowledged": {

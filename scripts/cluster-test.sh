@@ -11,8 +11,8 @@
 #     429 comes at the same attempt everywhere.
 #  3. kill -9 of instance 2 under mixed read and write load through nginx
 #     (scripts/cluster-load.py): every acknowledged write is there afterwards,
-#     the clients saw at most one 502 each (the ones in flight on the killed
-#     instance) and no other failure, and successes never stopped for more than 2 s.
+#     the clients saw at most one 502 each, all within 1 s (the ones in flight
+#     on the killed instance), and no other failure, and successes never stopped for more than 2 s.
 #
 # Usage: scripts/cluster-test.sh [path/to/past-nyc]  (default .build/release/past-nyc)
 set -euo pipefail
@@ -154,6 +154,12 @@ if ((gateway_failures <= CLIENTS)); then
     pass "requests lost with the instance: $gateway_failures (at most one per client)"
 else
     failed "requests lost with the instance: $gateway_failures, more than one per client ($CLIENTS)"
+fi
+span=$(jq .gatewayFailureSpanSeconds "$WORK_DIR/load.json")
+if awk -v span="$span" 'BEGIN { exit !(span < 1) }'; then
+    pass "those failed within $span s of each other (none after nginx saw the instance die)"
+else
+    failed "failures went on for $span s after the kill: nginx kept sending requests to the dead instance"
 fi
 expect "other failed requests (any other non-2xx)" 0 "$(jq .otherFailures "$WORK_DIR/load.json")"
 gap=$(jq .longestGapSeconds "$WORK_DIR/load.json")
