@@ -18,6 +18,14 @@
 # `nobody`), which owns DIR.
 set -euo pipefail
 
+# Close every descriptor inherited above stderr: the server and the watchdog outlive
+# this script, and must not hold its caller's pipes open (a caller reading our
+# output to its end would wait for them).
+for descriptor in /proc/$$/fd/*; do
+    descriptor=${descriptor##*/}
+    if ((descriptor > 2)); then eval "exec $descriptor>&-" 2>/dev/null || true; fi
+done
+
 bin_dir() {
     local dir
     dir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)

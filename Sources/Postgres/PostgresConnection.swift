@@ -32,6 +32,10 @@ public final class PostgresConnection {
         }
         guard let started else { throw PostgresError(sqlState: nil, message: "out of memory") }
         handle = started
+        // libpq would print the server's notices and warnings to stderr, the server's log
+        // (a ROLLBACK after a failed COMMIT warns, a DROP … CASCADE notices): errors
+        // reach the caller as `PostgresError`s, the rest is dropped.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
         try finishConnecting(deadline: ContinuousClock.now + connectTimeout)
         _ = try execute(
             "SELECT set_config('statement_timeout', $1, false)", [.text("\(Self.milliseconds(statementTimeout))ms")])

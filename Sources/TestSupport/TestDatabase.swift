@@ -2,9 +2,12 @@ import Foundation
 import Postgres
 
 /// A fresh, empty PostgreSQL database for one test, on the server named by
-/// `PAST_NYC_TEST_DATABASE_URL` (e.g. the one `scripts/postgres.sh start` prints);
-/// dropped on release. Without that variable the tests use SQLite, the default store,
-/// and `TestDatabase.make()` returns nil.
+/// `PAST_NYC_TEST_DATABASE_URL` (e.g. the one `scripts/postgres.sh start` prints):
+/// a schema of its own, which the URL puts first on the connections' `search_path`,
+/// so every table the test's store creates lands there; dropped on release. (A
+/// schema, not a `CREATE DATABASE`: that copies a template and takes seconds, a
+/// schema milliseconds.) Without that variable the tests use SQLite, the default
+/// store, and `TestDatabase.make()` returns nil.
 public final class TestDatabase: Sendable {
     /// The environment variable that switches the tests to PostgreSQL.
     public static let variable = "PAST_NYC_TEST_DATABASE_URL"
@@ -34,24 +37,13 @@ public final class TestDatabase: Sendable {
         self.serverURL = serverURL
         name = "past_nyc_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         // An identifier cannot be a parameter; the name is ours, letters, digits and `_`.
-        try PostgresConnection(url: serverURL, connectTimeout: .seconds(10)).execute("CREATE DATABASE \(name)")
-        url = Self.url(serverURL, database: name)
+        try PostgresConnection(url: serverURL, connectTimeout: .seconds(10)).execute("CREATE SCHEMA \(name)")
+        url = serverURL + (serverURL.contains("?") ? "&" : "?") + "options=-csearch_path%3D" + name
     }
 
     deinit {
-        // FORCE: the application's pooled connections may still be open. Best effort:
-        // the throw-away server goes away with its databases anyway.
+        // Best effort: the throw-away server goes away with its schemas anyway.
         _ = try? PostgresConnection(url: serverURL, connectTimeout: .seconds(10))
-            .execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-    }
-
-    /// `serverURL` with its database (the path) replaced by `database`.
-    static func url(_ serverURL: String, database: String) -> String {
-        let query = serverURL.firstIndex(of: "?").map { String(serverURL[$0...]) } ?? ""
-        let base = serverURL.firstIndex(of: "?").map { String(serverURL[..<$0]) } ?? serverURL
-        let authority = base.range(of: "://").map { base[$0.upperBound...] } ?? base[...]
-        let host = authority.firstIndex(of: "/").map { authority[..<$0] } ?? authority
-        let scheme = base.range(of: "://").map { String(base[..<$0.upperBound]) } ?? ""
-        return scheme + host + "/" + database + query
+            .execute("DROP SCHEMA IF EXISTS \(name) CASCADE")
     }
 }
