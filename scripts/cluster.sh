@@ -84,10 +84,10 @@ ensure_nginx() {
 }
 
 # Starts a throw-away PostgreSQL (scripts/postgres.sh, which stops it by itself
-# a minute after the cluster's time limit) and prints its URL; its directory
-# goes to $CLUSTER_DIR/postgres-dir for `stop`.
+# five minutes after the cluster's time limit, start-up included) and prints its
+# URL; its directory goes to $CLUSTER_DIR/postgres-dir for `stop`.
 start_postgres() {
-    local minutes=$(((CLUSTER_TIME_LIMIT + 119) / 60)) url dir
+    local minutes=$(((CLUSTER_TIME_LIMIT + 359) / 60)) url dir
     [[ "$CLUSTER_TIME_LIMIT" != 0 ]] || minutes=525600
     { read -r url; read -r dir; } < <("$ROOT/scripts/postgres.sh" start --minutes "$minutes")
     [[ "$url" == postgresql://* && -d "$dir" ]] || fail "scripts/postgres.sh start failed"
@@ -136,19 +136,6 @@ start() {
     # Until everything is up, a failure stops whatever has started.
     trap 'stop >/dev/null 2>&1 || true' EXIT
 
-    if [[ "$CLUSTER_TIME_LIMIT" != 0 ]]; then
-        # Stopped early, it ends its sleep too.
-        (
-            trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
-            sleep "$CLUSTER_TIME_LIMIT" &
-            sleeper=$!
-            wait "$sleeper"
-            trap - TERM
-            CLUSTER_DIR="$CLUSTER_DIR" "$SCRIPT" stop
-        ) </dev/null >/dev/null 2>&1 &
-        remember "$!" time-limit
-    fi
-
     local database_url=${DATABASE_URL:-}
     if [[ -z "$database_url" ]]; then
         database_url=$(start_postgres)
@@ -188,6 +175,19 @@ start() {
     local nginx_pid=$!
     remember "$nginx_pid" nginx
     wait_healthy "http://127.0.0.1:$port" 10
+
+    if [[ "$CLUSTER_TIME_LIMIT" != 0 ]]; then
+        # Counted from now, when everything is up; stopped early, it ends its sleep too.
+        (
+            trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
+            sleep "$CLUSTER_TIME_LIMIT" &
+            sleeper=$!
+            wait "$sleeper"
+            trap - TERM
+            CLUSTER_DIR="$CLUSTER_DIR" "$SCRIPT" stop
+        ) </dev/null >/dev/null 2>&1 &
+        remember "$!" time-limit
+    fi
 
     cat >"$CLUSTER_DIR/cluster.env" <<EOF
 CLUSTER_URL=http://127.0.0.1:$port
