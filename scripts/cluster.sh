@@ -215,6 +215,9 @@ stop() {
     lines=$(running_pids | tac)
     if [[ -n "$lines" ]]; then
         while read -r pid name; do
+            # Run by the time limit, this is (bash execs a subshell's last command)
+            # or is a child of the time limit's process: it ends once this returns.
+            [[ "$pid" != "$$" && "$pid" != "$PPID" ]] || continue
             echo "stopping $name (PID $pid)"
             kill -TERM "$pid" 2>/dev/null || true
             for _ in $(seq 1 100); do
