@@ -20,9 +20,3 @@ public protocol UserDataStore: Sendable {
     /// store itself for a shared one, so that the limit holds across instances.
     func makeLoginThrottle() -> any LoginThrottling
 }
-
-/// An error a store raises when a constraint (unique, foreign key, check) refused a
-/// change, recognised the same way whichever store raised it.
-public protocol ConstraintViolationReporting: Error {
-    var isConstraintViolation: Bool { get }
-}

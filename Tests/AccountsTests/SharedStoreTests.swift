@@ -1,0 +1,73 @@
+import Accounts
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// What the PostgreSQL store promises to several instances sharing one database:
+/// migrations that do not race, failed logins counted across instances, and a
+/// revoked token refused by every instance at once. Each "instance" is an `Accounts`
+/// with its own connection pool on the same database.
+@Suite(.enabled(if: TestDatabase.serverURL != nil, "needs PostgreSQL: set PAST_NYC_TEST_DATABASE_URL"))
+struct SharedStoreTests {
+    static let commonPasswordsPath = PackageRoot.path + "/Data/common-passwords.txt"
+    static let password = "correct horse battery"
+
+    private static func instance(_ database: TestDatabase, clock: TestClock) throws -> Accounts {
+        try Accounts(
+            store: try PostgresUserDataStore(url: database.url, poolSize: 2), commonPasswordsPath: commonPasswordsPath,
+            passwordCost: .test, clock: { clock.now })
+    }
+
+    @Test func instancesStartingTogetherMigrateOnce() throws {
+        let database = try #require(try TestDatabase.make())
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            do {
+                _ = try PostgresUserDataStore(url: database.url, poolSize: 1)
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        let store = try PostgresUserDataStore(url: database.url, poolSize: 1)
+        let versions = try store.read { connection in
+            try connection.query("SELECT version FROM schema_version") { $0.int(0) }
+        }
+        #expect(versions == [1])
+    }
+
+    @Test func failedLoginsCountAcrossInstances() throws {
+        let database = try #require(try TestDatabase.make())
+        let clock = TestClock()
+        let first = try Self.instance(database, clock: clock)
+        let second = try Self.instance(database, clock: clock)
+        _ = try first.register(username: "shared", password: Self.password)
+        for attempt in 0..<5 {
+            let instance = attempt.isMultiple(of: 2) ? first : second
+            #expect(throws: AccountsError.invalidCredentials) {
+                try instance.login(username: "shared", password: "guess guess guess", clientAddress: "203.0.113.9")
+            }
+        }
+        for instance in [first, second] {
+            #expect(throws: AccountsError.tooManyFailedLogins(retryAfterSeconds: 900)) {
+                try instance.login(username: "shared", password: Self.password, clientAddress: "203.0.113.9")
+            }
+        }
+        clock.advance(by: 900)
+        _ = try second.login(username: "shared", password: Self.password, clientAddress: "203.0.113.9")
+    }
+
+    @Test func aTokenRevokedOnOneInstanceIsRefusedByTheOthersAtOnce() throws {
+        let database = try #require(try TestDatabase.make())
+        let clock = TestClock()
+        let instances = try (0..<3).map { _ in try Self.instance(database, clock: clock) }
+        let session = try instances[0].register(username: "roamer", password: Self.password)
+        for instance in instances { _ = try instance.authenticate(token: session.token) }
+        try instances[1].logout(try instances[1].authenticate(token: session.token))
+        for instance in instances {
+            #expect(throws: AccountsError.invalidToken) { try instance.authenticate(token: session.token) }
+        }
+    }
+}
