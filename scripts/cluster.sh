@@ -1,0 +1,271 @@
+#!/usr/bin/env bash
+# A past-nyc cluster on this machine, on loopback: a throw-away PostgreSQL
+# (scripts/postgres.sh) holding the user data, three `past-nyc serve` instances
+# on it (each with its own data directory for the read-only catalog), and nginx
+# (Debian nginx-light) balancing them round robin, configured from
+# deploy/nginx.conf.template. The same parts as compose.yaml, started by hand.
+#
+# Usage:
+#   scripts/cluster.sh start    start everything, print the URLs, return
+#   scripts/cluster.sh status   which processes run; /healthz through nginx
+#   scripts/cluster.sh stop     stop everything (by PID) and remove the directory
+#
+# Environment:
+#   CLUSTER_DIR         where the cluster keeps its files (default /tmp/past-nyc-cluster)
+#   CLUSTER_PORT        nginx's port on 127.0.0.1 (default: a free port)
+#   CLUSTER_TIME_LIMIT  seconds after which the cluster stops by itself (default 3600; 0: never)
+#   INSTANCES           how many instances behind nginx: 3 (default) or 1
+#   PASSWORD_COST       the instances' --password-cost (default owasp; `test` for tests)
+#   DATABASE_URL        use this PostgreSQL instead of starting a throw-away one
+#   PAST_NYC            the binary (default .build/release/past-nyc)
+#
+# After `start`, $CLUSTER_DIR/cluster.env holds CLUSTER_URL, INSTANCE_URLS,
+# INSTANCE_PIDS, NGINX_PID and DATABASE_URL as shell assignments, for tests.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SCRIPT="$ROOT/scripts/cluster.sh"
+CLUSTER_DIR=${CLUSTER_DIR:-/tmp/past-nyc-cluster}
+PAST_NYC=${PAST_NYC:-$ROOT/.build/release/past-nyc}
+INSTANCES=${INSTANCES:-3}
+PASSWORD_COST=${PASSWORD_COST:-owasp}
+CLUSTER_TIME_LIMIT=${CLUSTER_TIME_LIMIT:-3600}
+PIDS_FILE="$CLUSTER_DIR/pids"
+
+fail() {
+    echo "cluster.sh: $*" >&2
+    exit 1
+}
+
+# Remembers a started process: `<pid> <name>` a line, in start order.
+remember() {
+    echo "$1 $2" >>"$PIDS_FILE"
+}
+
+running_pids() {
+    [[ -f "$PIDS_FILE" ]] || return 0
+    while read -r pid name; do
+        if kill -0 "$pid" 2>/dev/null; then echo "$pid $name"; fi
+    done <"$PIDS_FILE"
+}
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_for_port <log> <pid>: the port a `past-nyc serve --port 0` logs once listening.
+wait_for_port() {
+    local log=$1 pid=$2 port=""
+    for _ in $(seq 1 1200); do
+        port=$(grep -oE 'port=[0-9]+' "$log" | head -1 | cut -d= -f2 || true)
+        [[ -n "$port" ]] && { echo "$port"; return 0; }
+        kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; fail "instance $pid exited"; }
+        sleep 0.1
+    done
+    fail "instance $pid did not start listening (see $log)"
+}
+
+# wait_healthy <url> <seconds>: until GET <url>/healthz answers 200.
+wait_healthy() {
+    local url=$1 tries=$(($2 * 10))
+    for _ in $(seq 1 "$tries"); do
+        curl -sf -o /dev/null --max-time 1 "$url/healthz" && return 0
+        sleep 0.1
+    done
+    fail "$url/healthz did not answer 200 within $2 s"
+}
+
+ensure_nginx() {
+    command -v nginx >/dev/null 2>&1 && return 0
+    [[ $EUID -eq 0 ]] || fail "nginx is missing: apt-get install nginx-light"
+    echo "installing nginx-light" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get update >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nginx-light >&2
+}
+
+# Starts a throw-away PostgreSQL (scripts/postgres.sh, which stops it by itself
+# five minutes after the cluster's time limit, start-up included) and prints its
+# URL; its directory goes to $CLUSTER_DIR/postgres-dir for `stop`.
+start_postgres() {
+    local minutes=$(((CLUSTER_TIME_LIMIT + 359) / 60)) url dir
+    [[ "$CLUSTER_TIME_LIMIT" != 0 ]] || minutes=525600
+    { read -r url; read -r dir; } < <("$ROOT/scripts/postgres.sh" start --minutes "$minutes")
+    [[ "$url" == postgresql://* && -d "$dir" ]] || fail "scripts/postgres.sh start failed"
+    echo "$dir" >"$CLUSTER_DIR/postgres-dir"
+    echo "$url"
+}
+
+# The nginx.conf around deploy/nginx.conf.template: foreground (its PID is the
+# master's), files in the cluster directory, no access log.
+write_nginx_conf() {
+    local listen=$1 first=$2 second=$3 third=$4 dir="$CLUSTER_DIR/nginx"
+    mkdir -p "$dir/temp"
+    sed -e "s|\${PAST_NYC_LISTEN}|$listen|" \
+        -e "s|\${PAST_NYC_INSTANCE_1}|$first|" \
+        -e "s|\${PAST_NYC_INSTANCE_2}|$second|" \
+        -e "s|\${PAST_NYC_INSTANCE_3}|$third|" \
+        "$ROOT/deploy/nginx.conf.template" >"$dir/past-nyc.conf"
+    cat >"$dir/nginx.conf" <<EOF
+daemon off;
+worker_processes auto;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events {
+    worker_connections 4096;
+}
+http {
+    access_log off;
+    client_body_temp_path $dir/temp/body;
+    proxy_temp_path $dir/temp/proxy;
+    fastcgi_temp_path $dir/temp/fastcgi;
+    uwsgi_temp_path $dir/temp/uwsgi;
+    scgi_temp_path $dir/temp/scgi;
+    include $dir/past-nyc.conf;
+}
+EOF
+}
+
+start() {
+    [[ -z "$(running_pids)" ]] || fail "a cluster already runs in $CLUSTER_DIR (scripts/cluster.sh stop)"
+    [[ -x "$PAST_NYC" ]] || fail "$PAST_NYC is missing: swift build -c release --product past-nyc"
+    [[ "$INSTANCES" == 1 || "$INSTANCES" == 3 ]] || fail "INSTANCES must be 1 or 3"
+    ensure_nginx
+    rm -rf "$CLUSTER_DIR"
+    mkdir -p "$CLUSTER_DIR"
+    : >"$PIDS_FILE"
+    # Until everything is up, a failure stops whatever has started.
+    trap 'stop >/dev/null 2>&1 || true' EXIT
+
+    local database_url=${DATABASE_URL:-}
+    if [[ -z "$database_url" ]]; then
+        database_url=$(start_postgres)
+    fi
+
+    # The catalog is built once and copied: every instance reads its own copy.
+    "$PAST_NYC" import --data-dir "$CLUSTER_DIR/catalog" --source-dir "$ROOT/Data" \
+        >"$CLUSTER_DIR/import.log" 2>&1 || { cat "$CLUSTER_DIR/import.log" >&2; fail "import failed"; }
+
+    local urls=() pids=() addresses=()
+    for n in $(seq 1 "$INSTANCES"); do
+        local dir="$CLUSTER_DIR/instance$n"
+        cp -a "$CLUSTER_DIR/catalog" "$dir"
+        "$PAST_NYC" serve --host 127.0.0.1 --port 0 --data-dir "$dir" --source-dir "$ROOT/Data" \
+            --openapi "$ROOT/openapi.yaml" --database-url "$database_url" \
+            --password-cost "$PASSWORD_COST" --log-level notice </dev/null 2>"$dir.log" >/dev/null &
+        pids+=("$!")
+        remember "$!" "instance$n"
+    done
+    for n in $(seq 1 "$INSTANCES"); do
+        local port
+        port=$(wait_for_port "$CLUSTER_DIR/instance$n.log" "${pids[$((n - 1))]}")
+        addresses+=("127.0.0.1:$port")
+        urls+=("http://127.0.0.1:$port")
+        wait_healthy "http://127.0.0.1:$port" 60
+    done
+
+    local port=${CLUSTER_PORT:-$(free_port)}
+    if [[ "$INSTANCES" == 1 ]]; then
+        write_nginx_conf "127.0.0.1:$port" "${addresses[0]}" "${addresses[0]}" "${addresses[0]}"
+    else
+        write_nginx_conf "127.0.0.1:$port" "${addresses[@]}"
+    fi
+    nginx -t -q -p "$CLUSTER_DIR/nginx" -e "$CLUSTER_DIR/nginx/error.log" -c "$CLUSTER_DIR/nginx/nginx.conf"
+    nginx -p "$CLUSTER_DIR/nginx" -e "$CLUSTER_DIR/nginx/error.log" -c "$CLUSTER_DIR/nginx/nginx.conf" \
+        </dev/null >/dev/null 2>&1 &
+    local nginx_pid=$!
+    remember "$nginx_pid" nginx
+    wait_healthy "http://127.0.0.1:$port" 10
+
+    if [[ "$CLUSTER_TIME_LIMIT" != 0 ]]; then
+        # Counted from now, when everything is up; stopped early, it ends its sleep too.
+        (
+            trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
+            sleep "$CLUSTER_TIME_LIMIT" &
+            sleeper=$!
+            wait "$sleeper"
+            trap - TERM
+            CLUSTER_DIR="$CLUSTER_DIR" "$SCRIPT" stop
+        ) </dev/null >/dev/null 2>&1 &
+        remember "$!" time-limit
+    fi
+
+    cat >"$CLUSTER_DIR/cluster.env" <<EOF
+CLUSTER_URL=http://127.0.0.1:$port
+INSTANCE_URLS=(${urls[*]})
+INSTANCE_PIDS=(${pids[*]})
+NGINX_PID=$nginx_pid
+DATABASE_URL='$database_url'
+EOF
+    trap - EXIT
+    echo "PostgreSQL: $database_url"
+    for n in $(seq 1 "$INSTANCES"); do
+        echo "instance $n: ${urls[$((n - 1))]} (PID ${pids[$((n - 1))]}, log $CLUSTER_DIR/instance$n.log)"
+    done
+    echo "nginx:      http://127.0.0.1:$port (PID $nginx_pid)"
+    if [[ "$CLUSTER_TIME_LIMIT" != 0 ]]; then
+        echo "stops by itself after $CLUSTER_TIME_LIMIT s; scripts/cluster.sh stop stops it now"
+    fi
+}
+
+# Stops in reverse start order (nginx, the instances, the time limit):
+# SIGTERM, then SIGKILL for whatever has not exited within 10 s; then
+# PostgreSQL, if the cluster started its own.
+stop() {
+    local lines
+    lines=$(running_pids | tac)
+    if [[ -n "$lines" ]]; then
+        while read -r pid name; do
+            # Run by the time limit, this is (bash execs a subshell's last command)
+            # or is a child of the time limit's process: it ends once this returns.
+            [[ "$pid" != "$$" && "$pid" != "$PPID" ]] || continue
+            echo "stopping $name (PID $pid)"
+            kill -TERM "$pid" 2>/dev/null || true
+            for _ in $(seq 1 100); do
+                kill -0 "$pid" 2>/dev/null || break
+                sleep 0.1
+            done
+            kill -KILL "$pid" 2>/dev/null || true
+        done <<<"$lines"
+    fi
+    if [[ -f "$CLUSTER_DIR/postgres-dir" ]]; then
+        echo "stopping PostgreSQL"
+        "$ROOT/scripts/postgres.sh" stop "$(cat "$CLUSTER_DIR/postgres-dir")" || true
+    fi
+    rm -rf "$CLUSTER_DIR"
+}
+
+status() {
+    [[ -f "$PIDS_FILE" ]] || { echo "no cluster in $CLUSTER_DIR"; return 1; }
+    local down=0
+    while read -r pid name; do
+        if kill -0 "$pid" 2>/dev/null; then
+            echo "$name: running (PID $pid)"
+        else
+            echo "$name: not running (PID $pid)"
+            down=1
+        fi
+    done <"$PIDS_FILE"
+    if [[ -f "$CLUSTER_DIR/postgres-dir" ]]; then
+        local pg_pid
+        pg_pid=$(head -n 1 "$(cat "$CLUSTER_DIR/postgres-dir")/data/postmaster.pid" 2>/dev/null || true)
+        if [[ -n "$pg_pid" ]] && kill -0 "$pg_pid" 2>/dev/null; then
+            echo "postgres: running (PID $pg_pid)"
+        else
+            echo "postgres: not running"
+            down=1
+        fi
+    fi
+    if [[ -f "$CLUSTER_DIR/cluster.env" ]]; then
+        # shellcheck source=/dev/null
+        source "$CLUSTER_DIR/cluster.env"
+        echo "$CLUSTER_URL/healthz: $(curl -s --max-time 2 "$CLUSTER_URL/healthz" || echo unreachable)"
+    fi
+    return "$down"
+}
+
+case "${1:-}" in
+    start) start ;;
+    stop) stop ;;
+    status) status ;;
+    *) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+esac
