@@ -23,6 +23,14 @@
 #   login     GET /nearby on 4 connections while 16 clients log in at the OWASP
 #             scrypt cost (waiting out Retry-After after a 503): the row is /nearby's,
 #             the logins' statuses are in its last column
+#   cluster   cluster-nginx1, cluster-nginx3, cluster-direct: nearby-core's pool of
+#             /nearby through nginx in front of one instance and in front of three
+#             (scripts/cluster.sh with INSTANCES=1 and =3, both up at once on one
+#             PostgreSQL: DATABASE_URL's, else a throw-away one), and straight to the
+#             one instance without nginx. Not pinned: wrk (CLUSTER_THREADS threads),
+#             nginx and the instances share the machine's cores, so on a small machine
+#             more instances cannot add cores, only spread the same ones; µs/rq is the
+#             instances' CPU, not nginx's; no nginx twin
 #
 # How: scripts/bench/pools.py draws a seeded pool of POOL_SIZE requests per GET
 # scenario, asks the server for each, and writes every body to a file under a random
@@ -48,12 +56,16 @@
 #   seconds), CONNECTIONS (64), THREADS (1, wrk's, for the GET scenarios), POOL_SIZE
 #   (1000), SEED (1), SERVER_CPUS ("0"), WRK_CPUS ("1"), BIN (.build/release/past-nyc),
 #   PASSWORD_COST (owasp with login, else test), SERVER_CMD (default below; $PORT and
-#   $TMP, the data directory, are expanded when it runs).
+#   $TMP, the data directory, are expanded when it runs), CLUSTER_THREADS (2, wrk's,
+#   for cluster).
+#
+# Runs and duration: RUNS=3 DURATION=5s scripts/bench.sh favorites (START_RUNS=1 to
+# measure the start times once).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
-ALL_SCENARIOS="nearby region photos healthz clusters search tours favorites walks login"
+ALL_SCENARIOS="nearby region photos healthz clusters search tours favorites walks login cluster"
 read -r -a REQUESTED <<<"${*:-$ALL_SCENARIOS}"
 PORT=${PORT:-18080}
 NGINX_PORT=${NGINX_PORT:-18081}
@@ -72,6 +84,7 @@ if [[ " ${REQUESTED[*]} " == *" login "* ]]; then PASSWORD_COST=${PASSWORD_COST:
 PASSWORD_COST=${PASSWORD_COST:-test}
 SERVER_CMD=${SERVER_CMD:-'$BIN serve --host 127.0.0.1 --port $PORT --data-dir $TMP --password-cost $PASSWORD_COST'}
 HEALTH_TIMEOUT_SECONDS=${HEALTH_TIMEOUT_SECONDS:-300}
+CLUSTER_THREADS=${CLUSTER_THREADS:-2}
 # wrk's share of its core above which a run is flagged, in percent.
 WRK_SATURATED=90
 # The write scenarios' load: 2 wrk threads, 16 connections.
@@ -89,8 +102,13 @@ TMP="$WORK/data"
 mkdir -p "$TMP" "$WORK/pools" "$WORK/nginx/www" "$WORK/nginx/logs"
 SERVER_PID=""
 NGINX_PID=""
+CLUSTERS=()  # the clusters' directories, in start order
 
 cleanup() {
+    local index
+    for ((index = ${#CLUSTERS[@]} - 1; index >= 0; index--)); do
+        CLUSTER_DIR="${CLUSTERS[index]}" scripts/cluster.sh stop >/dev/null 2>&1 || true
+    done
     if [[ -n "$SERVER_PID" ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
     if [[ -n "$NGINX_PID" ]]; then kill "$NGINX_PID" 2>/dev/null || true; wait "$NGINX_PID" 2>/dev/null || true; fi
     rm -rf "$WORK"
@@ -148,10 +166,10 @@ register() {
 
 # --- scenarios -----------------------------------------------------------------------
 
-NAMES=(); POOLED=(); declare -A LABEL SIZE GOAL_RATIO GOAL_RPS GOAL_P99
+NAMES=(); POOLED=(); declare -A LABEL SIZE GOAL_RATIO GOAL_RPS GOAL_P99 TARGET_URL TARGET_PIDS
 for requested in "${REQUESTED[@]}"; do
     case "$requested" in
-        walks | walks-accept | walks-reject | login) ;;
+        walks | walks-accept | walks-reject | login | cluster) ;;
         nearby* | region* | photos | healthz | clusters* | search | tours | favorites) POOLED+=("$requested") ;;
         *) echo "bench: unknown scenario '$requested' (known: $ALL_SCENARIOS)" >&2; exit 1 ;;
     esac
@@ -188,6 +206,19 @@ for requested in "${REQUESTED[@]}"; do
         walks-accept) printf 'walks-accept\t-\tPOST /walks/{id}/points, accepted\n' ;;
         walks-reject) printf 'walks-reject\t-\tPOST /walks/{id}/points, rejected\n' ;;
         login) printf 'login\t-\tGET /nearby c4 under OWASP logins\n' ;;
+        cluster)
+            # nearby-core's pool, drawn apart so that nearby-core itself runs only if asked for.
+            mkdir -p "$WORK/cluster/pool" "$WORK/cluster/www"
+            python3 scripts/bench/pools.py --port "$PORT" --data Data/oldnyc-locations.jsonl.gz \
+                --out "$WORK/cluster/pool" --www "$WORK/cluster/www" --size "$POOL_SIZE" --seed "$SEED" \
+                nearby-core >"$WORK/cluster/manifest"
+            size=$(cut -f2 "$WORK/cluster/manifest")
+            for target in nginx1 nginx3 direct; do
+                cp "$WORK/cluster/pool/nearby-core.server" "$WORK/pools/cluster-$target.server"
+            done
+            printf 'cluster-nginx1\t%s\tGET /nearby core, nginx + 1 instance\n' "$size"
+            printf 'cluster-nginx3\t%s\tGET /nearby core, nginx + 3 instances\n' "$size"
+            printf 'cluster-direct\t%s\tGET /nearby core, 1 instance no nginx\n' "$size" ;;
     esac
 done >>"$WORK/pools/manifest"
 while IFS=$'\t' read -r name size label; do
@@ -210,6 +241,27 @@ echo "/nearby?lat=40.7359&lon=-73.9911&limit=10" >"$WORK/pools/login-nearby.serv
 if [[ " ${NAMES[*]} " == *" tours "* ]]; then
     echo "--- tours: planned against greedy (past-nyc tour-gain, one thread, server idle)"
     "$BIN" tour-gain --data-dir "$TMP" --source-dir Data "$WORK/pools/tours.points"
+fi
+
+# The clusters: one instance, then three on the first one's PostgreSQL (or DATABASE_URL's).
+# cluster_start <dir> <instances> [DATABASE_URL]; the clusters stop by themselves after
+# CLUSTER_TIME_LIMIT seconds, should this script be killed before its cleanup.
+cluster_start() {
+    CLUSTERS+=("$1")
+    CLUSTER_DIR="$1" INSTANCES="$2" PAST_NYC="$(realpath "$BIN")" PASSWORD_COST="$PASSWORD_COST" \
+        DATABASE_URL="${3:-${DATABASE_URL:-}}" \
+        CLUSTER_TIME_LIMIT=$((1800 + ${#NAMES[@]} * 2 * (RUNS + 1) * ${DURATION%s})) scripts/cluster.sh start >/dev/null
+}
+if [[ " ${NAMES[*]} " == *" cluster-"* ]]; then
+    echo "--- cluster: starting scripts/cluster.sh with INSTANCES=1 and INSTANCES=3"
+    cluster_start "$WORK/cluster/one" 1
+    TARGET_URL[cluster-nginx1]=$(source "$WORK/cluster/one/cluster.env" && echo "$CLUSTER_URL")
+    TARGET_URL[cluster-direct]=$(source "$WORK/cluster/one/cluster.env" && echo "${INSTANCE_URLS[0]}")
+    TARGET_PIDS[cluster-nginx1]=$(source "$WORK/cluster/one/cluster.env" && echo "${INSTANCE_PIDS[*]}")
+    TARGET_PIDS[cluster-direct]=${TARGET_PIDS[cluster-nginx1]}
+    cluster_start "$WORK/cluster/three" 3 "$(source "$WORK/cluster/one/cluster.env" && echo "$DATABASE_URL")"
+    TARGET_URL[cluster-nginx3]=$(source "$WORK/cluster/three/cluster.env" && echo "$CLUSTER_URL")
+    TARGET_PIDS[cluster-nginx3]=$(source "$WORK/cluster/three/cluster.env" && echo "${INSTANCE_PIDS[*]}")
 fi
 
 chmod -R a+rX "$WORK"
@@ -250,8 +302,12 @@ until [[ -n "$NGINX_WORKER" ]]; do NGINX_WORKER=$(pgrep -P "$NGINX_PID" | head -
 
 # --- runs ----------------------------------------------------------------------
 
-# Jiffies of user plus system CPU a process has used.
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# Jiffies of user plus system CPU the processes have used.
+cpu_ticks() {
+    local pid sum=0
+    for pid in "$@"; do sum=$((sum + $(awk '{ print $14 + $15 }' "/proc/$pid/stat"))); done
+    echo "$sum"
+}
 TICKS_PER_SECOND=$(getconf CLK_TCK)
 
 # start_walks <file> [first point]: starts $WALKS walks of the user $TOKEN, one ID a line in <file>.
@@ -282,8 +338,14 @@ measure() {
     local name=$1 target=$2 duration=$3 pid=$SERVER_PID url=$BASE_URL threads=$THREADS before line
     RUN_NUMBER=$((RUN_NUMBER + 1))
     if [[ "$target" == nginx ]]; then pid=$NGINX_WORKER; url="http://127.0.0.1:$NGINX_PORT"; fi
-    before=$(cpu_ticks "$pid")
+    if [[ "$name" == cluster-* ]]; then pid=${TARGET_PIDS[$name]}; url=${TARGET_URL[$name]}; fi
+    # shellcheck disable=SC2086 # the cluster's instances: one PID each
+    before=$(cpu_ticks $pid)
     case "$name" in
+        cluster-*)
+            threads=$CLUSTER_THREADS
+            line=$(WRK_CPUS="" wrk_run "$threads" "$CONNECTIONS" "$duration" "$url" scripts/bench/replay.lua \
+                "$WORK/pools/$name.server" "$SEED") ;;
         favorites)
             threads=$WRITE_THREADS
             TOKEN=$(register)
@@ -311,7 +373,8 @@ measure() {
             line=$(wrk_run "$threads" "$CONNECTIONS" "$duration" "$url" scripts/bench/replay.lua \
                 "$WORK/pools/$name.$target" "$SEED") ;;
     esac
-    echo "$line" | awk -v ticks=$(( $(cpu_ticks "$pid") - before )) -v hz="$TICKS_PER_SECOND" -v seconds="${duration%s}" \
+    # shellcheck disable=SC2086
+    echo "$line" | awk -v ticks=$(( $(cpu_ticks $pid) - before )) -v hz="$TICKS_PER_SECOND" -v seconds="${duration%s}" \
         -v threads="$threads" \
         '{ printf "%s %s %s %s %s %s %s %.1f %.0f\n", $2, $3, $4, $5, $6, $7, $8,
            ($2 > 0 ? ticks / hz * 1e6 / ($2 * seconds) : 0), $7 / seconds / threads * 100 }'
