@@ -457,7 +457,7 @@ for index in "${!NAMES[@]}"; do
         "$rps" "$(field "$index" 2 | median)" "$p99" "$cpu" "$(field "$index" 9 | median)" \
         "$nginx_rps" "$nginx_p99" "$nginx_cpu" "$nginx_wrk" "$ratio" "$range" "$goal" "$notes"
 done
-echo "µs/rq: CPU time (user + system, /proc) of the server or nginx's worker per request; wrk%: wrk's CPU, % of a core per thread"
+echo "µs/rq: CPU time (user + system, /proc) of the server (cluster-*: its instances) or nginx's worker per request; wrk%: wrk's CPU, % of a core per thread"
 echo "ratio: our req/s over nginx's serving the same bodies, per round; ! in a round marks wrk's core over ${WRK_SATURATED}% busy"
 
 printf 'server peak RSS (VmHWM): %s\n' "$(awk '/VmHWM/ { print $2, $3 }' "/proc/$SERVER_PID/status")"
