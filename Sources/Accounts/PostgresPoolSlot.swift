@@ -8,8 +8,9 @@ final class PostgresPoolSlot: Sendable {
 
     /// Runs `body` if the slot is free right now (nil if it is taken), on its connection,
     /// connecting first when there is none or it broke. A failure that says the server
-    /// is unreachable becomes `AccountsError.storeUnavailable`, and a broken connection
-    /// is dropped, so the next use connects anew.
+    /// is unreachable, or a transaction the server rolled back for a race (one that
+    /// `body` did not run again), becomes `AccountsError.storeUnavailable`, and a broken
+    /// connection is dropped, so the next use connects anew.
     func withConnectionIfFree<Value: Sendable>(
         url: String, connectTimeout: Duration, _ body: (PostgresUserDataConnection) throws -> Value
     ) -> Result<Value, any Error>? {
@@ -22,7 +23,7 @@ final class PostgresPoolSlot: Sendable {
                 let fresh = PostgresUserDataConnection(try PostgresConnection(url: url, connectTimeout: connectTimeout))
                 connection = fresh
                 return .success(try body(fresh))
-            } catch let error as PostgresError where error.isUnavailable {
+            } catch let error as PostgresError where error.isUnavailable || error.isSerializationFailure {
                 if let current = connection, !current.isUsable { connection = nil }
                 return .failure(AccountsError.storeUnavailable(retryAfterSeconds: 1))
             } catch {

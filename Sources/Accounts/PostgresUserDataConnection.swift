@@ -52,6 +52,10 @@ final class PostgresUserDataConnection: UserDataConnection {
         }
     }
 
+    func lockRows(_ sql: String, _ values: [SQLiteValue]) throws {
+        _ = try run(sql + " FOR UPDATE", values)
+    }
+
     private func run(_ sql: String, _ values: [SQLiteValue]) throws -> PostgresResult {
         let statement: String
         if let known = translated[sql] {

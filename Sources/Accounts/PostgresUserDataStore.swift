@@ -8,12 +8,17 @@ import Synchronization
 /// instances starting together do not race), then serves every call from a bounded
 /// pool of connections, opened on demand and opened again after they break.
 ///
-/// Writes run SERIALIZABLE: concurrent transactions behave as if they ran one after
-/// another, as on SQLite's single writer, and one that loses a race is rolled back
-/// and run again after a short random pause. Every connection commits with `synchronous_commit` on and bounds
-/// each statement with a timeout. When the server is down or restarting, a call
-/// fails within about 2 s with `AccountsError.storeUnavailable` (a 503), never
-/// waiting for the server; the next call connects again.
+/// `write` runs SERIALIZABLE: concurrent transactions behave as if they ran one after
+/// another, as on SQLite's single writer. `groupWrite` runs READ COMMITTED: its body
+/// takes the row locks it depends on first, so writers of one walk queue on its row
+/// instead of failing each other, and writers of different walks never conflict. A
+/// transaction that still loses a race (40001) or is chosen to break a deadlock
+/// (40P01) is rolled back and run again after a short random pause, a bounded number
+/// of times, then fails with `AccountsError.storeUnavailable` (a 503). Every
+/// connection commits with `synchronous_commit` on and bounds each statement with a
+/// timeout. When the server is down or restarting, a call fails within about 2 s with
+/// `AccountsError.storeUnavailable`, never waiting for the server; the next call
+/// connects again.
 public final class PostgresUserDataStore: UserDataStore {
     /// Connections per instance when the command line does not say.
     public static let defaultPoolSize = 8
@@ -21,8 +26,9 @@ public final class PostgresUserDataStore: UserDataStore {
     /// may take: together they keep a failing call under 2 s.
     static let poolWaitMilliseconds = 900
     static let connectTimeout = Duration.milliseconds(1000)
-    /// Times a write that lost a serialization race is run again before it fails.
-    static let maximumWriteAttempts = 40
+    /// Times a write that lost a serialization race is run in all before it fails
+    /// with `storeUnavailable`.
+    static let maximumWriteAttempts = 10
     /// The longest pause before running a write again, in milliseconds.
     static let maximumRetryPauseMilliseconds = 50
 
@@ -49,16 +55,39 @@ public final class PostgresUserDataStore: UserDataStore {
     }
 
     public func write<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
+        try transaction("BEGIN ISOLATION LEVEL SERIALIZABLE", body)
+    }
+
+    /// PostgreSQL groups concurrent commits itself; each body is its own transaction,
+    /// at READ COMMITTED because the body locks the rows it depends on.
+    public func groupWrite<Result: Sendable>(
+        _ body: @escaping @Sendable (any UserDataConnection) throws -> Result
+    ) throws -> Result {
+        try transaction("BEGIN ISOLATION LEVEL READ COMMITTED", body)
+    }
+
+    public func makeLoginThrottle() -> any LoginThrottling {
+        StoredLoginThrottle(store: self)
+    }
+
+    /// Runs `body` in a transaction opened by `begin`, again after a serialization
+    /// failure or a broken deadlock, at most `maximumWriteAttempts` times in all.
+    private func transaction<Result: Sendable>(
+        _ begin: String, _ body: (any UserDataConnection) throws -> Result
+    ) throws -> Result {
         try withConnection { connection in
             var attempt = 1
             while true {
-                try connection.statement("BEGIN ISOLATION LEVEL SERIALIZABLE")
+                try connection.statement(begin)
                 do {
                     let result = try body(connection)
                     try connection.statement("COMMIT")
                     return result
-                } catch let error as PostgresError where error.isSerializationFailure && attempt < Self.maximumWriteAttempts {
+                } catch let error as PostgresError where error.isSerializationFailure {
                     try? connection.statement("ROLLBACK")
+                    guard attempt < Self.maximumWriteAttempts else {
+                        throw AccountsError.storeUnavailable(retryAfterSeconds: 1)
+                    }
                     // A random pause growing with the attempts, so the writers that
                     // collided do not collide again at once (on a worker thread).
                     let ceiling = min(1 << min(attempt, 6), Self.maximumRetryPauseMilliseconds)
@@ -70,17 +99,6 @@ public final class PostgresUserDataStore: UserDataStore {
                 }
             }
         }
-    }
-
-    /// PostgreSQL groups concurrent commits itself; each body is its own transaction.
-    public func groupWrite<Result: Sendable>(
-        _ body: @escaping @Sendable (any UserDataConnection) throws -> Result
-    ) throws -> Result {
-        try write(body)
-    }
-
-    public func makeLoginThrottle() -> any LoginThrottling {
-        StoredLoginThrottle(store: self)
     }
 
     /// Runs `body` on a free pooled connection (connecting it first if it is new or

@@ -30,4 +30,6 @@ struct SQLiteUserDataConnection: UserDataConnection {
     func snapshot<Result>(_ body: () throws -> Result) throws -> Result {
         try connection.transaction(.deferred, body)
     }
+
+    func lockRows(_ sql: String, _ values: [SQLiteValue]) throws {}
 }

@@ -17,6 +17,10 @@ public protocol UserDataConnection {
     var changes: Int { get }
     /// Runs `body`'s reads in one consistent snapshot (a read transaction).
     func snapshot<Result>(_ body: () throws -> Result) throws -> Result
+    /// Locks, for the rest of the write transaction, the rows `sql` (a `SELECT` from
+    /// one table) selects, waiting while another writer holds them: PostgreSQL runs it
+    /// `FOR UPDATE`; SQLite runs nothing, its single writer already excludes every other.
+    func lockRows(_ sql: String, _ values: [SQLiteValue]) throws
 }
 
 extension UserDataConnection {

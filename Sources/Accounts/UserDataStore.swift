@@ -14,7 +14,11 @@ public protocol UserDataStore: Sendable {
     func write<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result
     /// Like `write`, but the store may commit `body` together with other callers'
     /// (group commit); `body` may then run more than once, so it must only touch the
-    /// database.
+    /// database. `body` orders itself against other writers by row locks: it first
+    /// locks (`UserDataConnection.lockRows`) every row whose state decides what it
+    /// writes, and otherwise relies only on constraints. The store may then run it at
+    /// a weaker isolation than `write` (PostgreSQL: READ COMMITTED, where SERIALIZABLE
+    /// would fail writers of unrelated rows that share an index page).
     func groupWrite<Result: Sendable>(_ body: @escaping @Sendable (any UserDataConnection) throws -> Result) throws -> Result
     /// The failed-login counts: in this process for a store of one instance, in the
     /// store itself for a shared one, so that the limit holds across instances.

@@ -38,7 +38,8 @@ public final class Walks: Sendable {
         let id = WalkID.generate()
         let now = currentSecond()
         do {
-            try database.write { connection in
+            // One insert, decided by nothing it reads: no lock to take first.
+            try database.groupWrite { connection in
                 try connection.execute(
                     "INSERT INTO walks (walk_id, user_id, started_at, updated_at) VALUES (?, ?, ?, ?)",
                     [.blob(id.bytes), .integer(user.userID), .integer(now), .integer(now)])
@@ -68,6 +69,9 @@ public final class Walks: Sendable {
 
         let now = currentSecond()
         return try database.groupWrite { [chooser, maximumPoints] connection in
+            // The walk's row first: its other writers wait here, so the counters, the
+            // point number and the photos taken are read as they last committed.
+            try Self.lock(id, of: user, in: connection)
             guard let record = try Self.record(id, of: user, in: connection) else { throw WalkError.walkNotFound }
             guard let progress = record.progress.accepting(point) else { return .rejected(walk: record.walk) }
             guard record.progress.pointCount < maximumPoints else { throw WalkError.walkFull(maximumPoints: maximumPoints) }
@@ -175,7 +179,8 @@ public final class Walks: Sendable {
     public func removePhoto(_ user: AuthenticatedUser, walkID: String, photoID: String) throws {
         guard let id = WalkID(text: walkID) else { throw WalkError.walkNotFound }
         let now = currentSecond()
-        try database.write { connection in
+        try database.groupWrite { connection in
+            try Self.lock(id, of: user, in: connection)
             guard let record = try Self.record(id, of: user, in: connection) else { throw WalkError.walkNotFound }
             try connection.execute(
                 "DELETE FROM walk_entries WHERE walk = ? AND photo_id = ?", [.integer(record.sequence), .text(photoID)])
@@ -198,6 +203,12 @@ public final class Walks: Sendable {
             WHERE walks.walk_id = ? AND walks.user_id = ?
             """,
             [.blob(id.bytes), .integer(user.userID)], row: WalkRecord.init)
+    }
+
+    /// Locks the walk's row until the write transaction ends (nothing if it is not the user's).
+    private static func lock(_ id: WalkID, of user: AuthenticatedUser, in connection: any UserDataConnection) throws {
+        try connection.lockRows(
+            "SELECT 1 FROM walks WHERE walk_id = ? AND user_id = ?", [.blob(id.bytes), .integer(user.userID)])
     }
 
     /// The photo the walk gains at `point`, asking the database, photo by photo, only

@@ -134,4 +134,37 @@ import Walks
             #expect(stored.entries.map(\.point.latitude) == stored.entries.map(\.point.latitude).sorted(by: >))
         }
     }
+
+    /// Many writers on one walk: each point waits for the one before it on the walk's
+    /// row, so every point is accepted once, under its own number, and no photo twice.
+    @Test func manyWritersOnOneWalkTakeTurns() throws {
+        let walks = Walks(database: accounts.database, catalog: catalog)
+        let owner = try user("crowd")
+        let walk = try walks.start(owner)
+        let numbers = Mutex<[Int]>([])
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { writer in
+            for step in 0..<10 {
+                // A grid of points at least 150 m from one another, so any order is accepted.
+                let point = WalkPoint(
+                    latitude: 40.70 + Double(step) * 0.00135, longitude: -74.00 + Double(writer) * 0.004)
+                do {
+                    guard case .accepted(let stored, _) = try walks.addPoint(owner, walkID: walk.walkID, point: point)
+                    else {
+                        failures.withLock { $0.append("writer \(writer) point \(step) rejected") }
+                        continue
+                    }
+                    numbers.withLock { $0.append(stored.pointCount) }
+                } catch {
+                    failures.withLock { $0.append("writer \(writer) point \(step): \(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        #expect(numbers.withLock { $0 }.sorted() == Array(1...80))
+        let stored = try walks.walk(owner, walkID: walk.walkID, limit: 200, cursor: nil)
+        #expect(stored.walk.pointCount == 80)
+        #expect(stored.walk.photoCount == stored.entries.count)
+        #expect(Set(stored.entries.map(\.photoID)).count == stored.entries.count)
+    }
 }
