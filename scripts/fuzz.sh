@@ -19,7 +19,7 @@ SECONDS_EACH=${1:-60}
 if ! command -v swiftc >/dev/null 2>&1; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 export SWIFT_BACKTRACE=enable=no
 OUT=.build/fuzz
-OWN_MODULES='HTTPServer|Accounts|Catalog|API|SQLite|Gzip|Explore|Walks'
+OWN_MODULES='Basics|Descriptors|HTTPServer|Accounts|Catalog|API|SQLite|Postgres|Gzip|Explore|Walks'
 
 build() {
     local name=$1 dir=$OUT/$1
