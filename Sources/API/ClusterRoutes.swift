@@ -5,17 +5,25 @@ import HTTPServer
 /// `GET /clusters`: the map zoomed out, the locations of a box grouped into Web
 /// Mercator grid cells (see `openapi.yaml`). Answered from memory by `ClusterIndex`,
 /// so it runs on the event loop; every 200 carries a strong ETag of the catalog's
-/// data version and the normalized query (`CatalogEntityTag`).
+/// data version and the normalized query (`CatalogEntityTag`). Answers of recent
+/// queries are kept rendered, with their gzip once asked for (`ClusterResponseCache`).
 public struct ClusterRoutes: Sendable {
     private let catalog: PhotoCatalog
     private let index: ClusterIndex
     private let json: ClusterJSON
+    private let cache: ClusterResponseCache
+
+    /// Bytes of rendered answers kept by default: the whole-city box at zoom 13 is
+    /// 130 KB, a map tile's box a few KB.
+    public static let defaultCacheCapacity = 8 << 20
 
     /// Builds the grids of every zoom level and encodes their cells.
-    public init(catalog: PhotoCatalog) {
+    /// - Parameter cacheCapacity: bytes of rendered answers kept at most.
+    public init(catalog: PhotoCatalog, cacheCapacity: Int = defaultCacheCapacity) {
         self.catalog = catalog
         index = ClusterIndex(catalog: catalog)
         json = ClusterJSON(catalog: catalog, index: index)
+        cache = ClusterResponseCache(capacity: cacheCapacity)
     }
 
     public func register(in router: inout Router) {
@@ -33,12 +41,20 @@ public struct ClusterRoutes: Sendable {
 
         let query = ClusterQuery(
             south: south, west: west, north: north, east: east, zoom: zoom, limit: limit, filter: filter)
-        let body = json.body(index.clusters(query))
+        let key = ClusterResponseCache.Key(query)
+        let answer = cache.answer(key) { render(query) }
+        var response = HTTPResponse.json(answer.body, etag: answer.etag)
+        response.gzippedBody = { [cache] in cache.gzipped(key, answer) }
+        return response
+    }
+
+    /// The body and the ETag of a query, made afresh.
+    func render(_ query: ClusterQuery) -> ClusterResponseCache.Answer {
         var tag = CatalogEntityTag(dataVersion: catalog.dataVersion, endpoint: "c")
-        for value in [south, west, north, east] { tag.add(value) }
-        tag.add(zoom)
-        tag.add(limit)
-        tag.add(filter)
-        return .json(body, etag: tag.value)
+        for value in [query.south, query.west, query.north, query.east] { tag.add(value) }
+        tag.add(query.zoom)
+        tag.add(query.limit)
+        tag.add(query.filter)
+        return ClusterResponseCache.Answer(body: json.body(index.clusters(query)), etag: tag.value)
     }
 }

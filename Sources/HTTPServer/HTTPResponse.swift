@@ -7,6 +7,10 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// A strong entity tag, quoted (`"…"`), for cacheable GET responses.
     public var etag: String?
+    /// The body gzipped, for a handler that keeps it made: called instead of compressing
+    /// `body` when the response is sent gzipped, and must return what `Gzip.compress(body)`
+    /// does (nil: compress as usual).
+    public var gzippedBody: (@Sendable () -> [UInt8]?)?
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], etag: String? = nil) {
         self.status = status

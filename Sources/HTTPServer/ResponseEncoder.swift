@@ -55,7 +55,7 @@ enum ResponseEncoder {
                 body = []
             }
         }
-        if wantsGzip, status != .notModified, let compressed = try? Gzip.compress(body) {
+        if wantsGzip, status != .notModified, let compressed = response.gzippedBody?() ?? (try? Gzip.compress(body)) {
             body = compressed
             headers.set("Content-Encoding", "gzip")
         }
