@@ -11,7 +11,7 @@ public struct ClusterRoutes: Sendable {
     private let catalog: PhotoCatalog
     private let index: ClusterIndex
     private let json: ClusterJSON
-    private let cache: ClusterResponseCache
+    let cache: ClusterResponseCache
 
     /// Bytes of rendered answers kept by default: the whole-city box at zoom 13 is
     /// 130 KB, a map tile's box a few KB.

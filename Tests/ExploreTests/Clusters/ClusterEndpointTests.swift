@@ -29,6 +29,18 @@ import TestSupport
         #expect(compressed.header("Vary")?.contains("Accept-Encoding") == true)
         let decompressedMatches = try gunzip(compressed.body) == plain.body
         #expect(decompressedMatches)
+        // The second time the kept gzip is sent: the same bytes, tag and length.
+        let compressedAgain = try client.request("GET", Self.target, headers: [("Accept-Encoding", "gzip")])
+        #expect(compressedAgain.body == compressed.body && compressedAgain.header("ETag") == compressed.header("ETag"))
+        #expect(compressedAgain.header("Content-Length") == String(compressed.body.count))
+        let gzipTag = try #require(compressed.header("ETag"))
+        #expect(gzipTag != etag)
+        let revalidatedGzip = try client.request(
+            "GET", Self.target, headers: [("If-None-Match", gzipTag), ("Accept-Encoding", "gzip")])
+        #expect(revalidatedGzip.status == 304 && revalidatedGzip.body.isEmpty && revalidatedGzip.header("ETag") == gzipTag)
+        let headGzip = try client.request("HEAD", Self.target, headers: [("Accept-Encoding", "gzip")])
+        #expect(headGzip.status == 200 && headGzip.body.isEmpty && headGzip.header("ETag") == gzipTag)
+        #expect(headGzip.header("Content-Length") == String(compressed.body.count))
 
         let head = try client.request("HEAD", Self.target)
         #expect(head.status == 200 && head.body.isEmpty)
