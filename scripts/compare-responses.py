@@ -5,7 +5,9 @@ Used by scripts/compare-responses.sh: a change meant to be invisible on the wire
 (pre-rendered responses, a faster search) must give the same status, the same
 Content-Type, ETag, Content-Encoding and Vary, and the same body (gunzipped, and the
 gzip bytes themselves) for every request: /nearby, /region, /photos/{id}, /clusters,
-/search (with paging), bad parameters, HEAD, If-None-Match (304) and gzip.
+/search (with paging), bad parameters, HEAD, If-None-Match (304) and gzip; /clusters
+over random boxes and map tiles at every zoom, some asked again (the server keeps
+recent answers).
 
 Prints the first differences and a count; exits 1 if any request differed.
 """
@@ -14,6 +16,7 @@ import argparse
 import gzip
 import http.client
 import json
+import math
 import os
 import random
 import sys
@@ -51,6 +54,19 @@ def box(rng):
     return latitude, longitude, latitude + height, longitude + height * 1.3
 
 
+def tile(rng, zoom):
+    """The box of a random map tile (256 pixels) around a point, at a zoom 2 to 4 levels coarser."""
+    latitude, longitude = point(rng)
+    tiles = 2 ** max(zoom - rng.randint(2, 4), 0)
+    column = int((longitude + 180) / 360 * tiles)
+    row = int((1 - math.asinh(math.tan(math.radians(latitude))) / math.pi) / 2 * tiles)
+
+    def latitude_of(y):
+        return math.degrees(math.atan(math.sinh(math.pi * (1 - 2 * y / tiles))))
+
+    return latitude_of(row + 1), column / tiles * 360 - 180, latitude_of(row), (column + 1) / tiles * 360 - 180
+
+
 def query(path, parts):
     return path + ("?" + "&".join(parts) if parts else "")
 
@@ -58,6 +74,7 @@ def query(path, parts):
 def catalog_paths(rng, count, ids, word_lists):
     """`count` seeded request paths over every catalog read, good and bad."""
     paths = []
+    clusters = []  # the /clusters paths so far, some of which are asked again
     for _ in range(count):
         kind = rng.random()
         if kind < 0.25:
@@ -79,10 +96,19 @@ def catalog_paths(rng, count, ids, word_lists):
         elif kind < 0.6:
             paths.append("/photos/" + (rng.choice(ids) if rng.random() < 0.95 else "no-such-photo"))
         elif kind < 0.72:
-            south, west, north, east = box(rng) if rng.random() < 0.7 else CITY
+            if clusters and rng.random() < 0.4:
+                # Asked again, as a map does: the server answers from what it kept.
+                paths.append(rng.choice(clusters))
+                continue
+            shape = rng.random()
+            zoom = rng.randint(0, 22)
+            south, west, north, east = box(rng) if shape < 0.5 else tile(rng, zoom) if shape < 0.8 else CITY
             parts = ["south=%.6f" % south, "west=%.6f" % west, "north=%.6f" % north, "east=%.6f" % east,
-                     "zoom=%d" % rng.randint(0, 18)]
-            paths.append(query("/clusters", parts + filters(rng)))
+                     "zoom=%d" % zoom]
+            if rng.random() < 0.2:
+                parts.append("limit=%d" % rng.choice((1, 20, 500, 5000)))
+            clusters.append(query("/clusters", parts + filters(rng)))
+            paths.append(clusters[-1])
         elif kind < 0.9:
             words = rng.choice(word_lists)
             start = rng.randrange(len(words))
