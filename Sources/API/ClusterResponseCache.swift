@@ -11,8 +11,8 @@ import Synchronization
 /// nothing: the arrays are immutable and shared with the response, which the server
 /// writes to the socket straight from them.
 ///
-/// Bounded by bytes (`capacity`, bodies and their gzip variants counted, plus
-/// `entryOverhead` each); past it, entries go in clock order (second chance: an entry
+/// Bounded by bytes (`capacity`: the storage of bodies and their gzip variants, kept
+/// at their exact size, plus `entryOverhead` each); past it, entries go in clock order (second chance: an entry
 /// used since the hand last passed it stays one more round). An answer larger than
 /// `capacity / 8` is never kept. One lock guards it all, held for a dictionary lookup:
 /// the event loops seldom meet there.
@@ -52,7 +52,7 @@ final class ClusterResponseCache: Sendable {
         /// Used since the clock's hand last passed.
         var referenced: Bool
 
-        var byteCount: Int { answer.body.count + (gzipped?.count ?? 0) + ClusterResponseCache.entryOverhead }
+        var byteCount: Int { answer.body.capacity + (gzipped?.capacity ?? 0) + ClusterResponseCache.entryOverhead }
     }
 
     private struct State {
@@ -87,7 +87,8 @@ final class ClusterResponseCache: Sendable {
             return state.slots[position].answer
         }
         if let held { return held }
-        let answer = render()
+        let rendered = render()
+        let answer = Answer(body: Self.compacted(rendered.body), etag: rendered.etag)
         keep(Slot(key: key, answer: answer, gzipped: nil, referenced: false))
         return answer
     }
@@ -100,16 +101,26 @@ final class ClusterResponseCache: Sendable {
             return state.slots[position].gzipped
         }
         if let held { return held }
-        guard let compressed = try? Gzip.compress(answer.body) else { return nil }
+        guard let made = try? Gzip.compress(answer.body) else { return nil }
+        let compressed = Self.compacted(made)
         state.withLock { state in
             guard let position = state.positions[key], state.slots[position].gzipped == nil else { return }
-            let bytes = compressed.count
+            let bytes = compressed.capacity
             guard state.slots[position].byteCount + bytes <= capacity / 8 else { return }
             state.slots[position].gzipped = compressed
             state.storedBytes += bytes
             Self.evict(&state, toFit: 0, capacity: capacity, sparing: key)
         }
         return compressed
+    }
+
+    /// The bytes in storage of their exact size: a rendered body is reserved for its
+    /// estimate, and zlib's output for its bound, which a kept copy would hold for nothing.
+    private static func compacted(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.capacity > bytes.count else { return bytes }
+        return [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, initialized in
+            initialized = buffer.initialize(fromContentsOf: bytes)
+        }
     }
 
     private func keep(_ slot: Slot) {
