@@ -13,16 +13,7 @@ import TestSupport
     static func get(_ routes: ClusterRoutes, _ query: [(String, String)]) throws -> HTTPResponse {
         var router = Router()
         routes.register(in: &router)
-        guard case .found(let handler, let parameters) = router.match(.get, path: "/clusters") else {
-            throw HTTPError(.notFound, detail: "no route for /clusters")
-        }
-        let request = HTTPRequest(
-            method: .get, target: "/clusters", path: "/clusters", queryItems: query.map { (name: $0.0, value: $0.1) },
-            pathParameters: parameters)
-        switch handler.placement(for: request) {
-        case .immediate(let run): return try run(request)
-        case .blocking(let run): return try run(request)
-        }
+        return try ClusterRoutesTests.get(query, router: router)
     }
 
     /// A query as the route parses it, and as its parameters.

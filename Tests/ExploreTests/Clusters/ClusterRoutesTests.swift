@@ -14,7 +14,12 @@ import TestSupport
 
     /// Runs a GET of `/clusters` through the router, as the server would.
     static func get(_ query: [(String, String)]) throws -> HTTPResponse {
-        guard case .found(let handler, let parameters) = try router.get().match(.get, path: "/clusters") else {
+        try get(query, router: router.get())
+    }
+
+    /// Runs a GET of `/clusters` through `router`.
+    static func get(_ query: [(String, String)], router: Router) throws -> HTTPResponse {
+        guard case .found(let handler, let parameters) = router.match(.get, path: "/clusters") else {
             throw HTTPError(.notFound, detail: "no route for /clusters")
         }
         let request = HTTPRequest(
