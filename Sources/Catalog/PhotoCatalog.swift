@@ -19,9 +19,21 @@ public final class PhotoCatalog: Sendable {
     private let photoRanges: [Range<Int>]
     private let photoIndexByID: [String: Int]
     private let index: SpatialIndex
-    /// Location indices ordered by latitude, and those latitudes, for region scans.
-    private let latitudeOrder: [Int32]
-    private let sortedLatitudes: [Double]
+    /// What a region scan reads of every location, ordered by latitude.
+    private let regionSites: [RegionSite]
+
+    /// A location as a region scan reads it: packed side by side in latitude order, so
+    /// scanning a latitude band reads consecutive memory instead of a cache miss per
+    /// location in four arrays.
+    private struct RegionSite {
+        var latitude: Double
+        var longitude: Double
+        var location: Int32
+        /// The location's first photo and how many it has, for queries without a year filter.
+        var firstPhoto: Int32
+        var photoCount: Int32
+        var borough: Borough?
+    }
 
     /// - Parameters:
     ///   - locations: ordered by `locationID`; their `photos` ranges index `photos`.
@@ -41,8 +53,12 @@ public final class PhotoCatalog: Sendable {
 
         index = SpatialIndex(latitudes: locations.map(\.latitude), longitudes: longitudes)
         let byLatitude = locations.indices.sorted { locations[$0].latitude < locations[$1].latitude }
-        latitudeOrder = byLatitude.map { Int32($0) }
-        sortedLatitudes = byLatitude.map { locations[$0].latitude }
+        regionSites = byLatitude.map { location in
+            RegionSite(
+                latitude: locations[location].latitude, longitude: locations[location].longitude,
+                location: Int32(location), firstPhoto: Int32(locations[location].photos.lowerBound),
+                photoCount: Int32(locations[location].photos.count), borough: locations[location].borough)
+        }
         boroughSummaries = Self.summaries(locations)
     }
 
@@ -119,40 +135,41 @@ public final class PhotoCatalog: Sendable {
     /// by matching photo count descending, then `locationID`.
     public func region(_ query: RegionQuery) -> RegionResult {
         var matches: [RegionMatch] = []
-        var slot = lowerBound(latitude: query.south)
-        while slot < sortedLatitudes.count, sortedLatitudes[slot] <= query.north {
-            let location = Int(latitudeOrder[slot])
-            slot += 1
-            guard query.containsLongitude(longitudes[location]) else { continue }
-            if let borough = query.filter.borough, boroughs[location] != borough { continue }
-            let range = photoRanges[location]
-            if query.filter.filtersYears {
+        let filter = query.filter
+        regionSites.withUnsafeBufferPointer { sites in
+            var slot = Self.lowerBound(latitude: query.south, in: sites)
+            while slot < sites.count, sites[slot].latitude <= query.north {
+                let site = sites[slot]
+                slot += 1
+                guard query.containsLongitude(site.longitude) else { continue }
+                if let borough = filter.borough, site.borough != borough { continue }
+                let location = Int(site.location)
+                guard filter.filtersYears else {
+                    matches.append(
+                        RegionMatch(location: location, photoCount: Int(site.photoCount), firstPhoto: Int(site.firstPhoto)))
+                    continue
+                }
                 var count = 0
                 var first = -1
-                for photo in range where self.photo(photo, matches: query.filter) {
+                for photo in photoRanges[location] where self.photo(photo, matches: filter) {
                     if first < 0 { first = photo }
                     count += 1
                 }
                 if count > 0 { matches.append(RegionMatch(location: location, photoCount: count, firstPhoto: first)) }
-            } else {
-                matches.append(RegionMatch(location: location, photoCount: range.count, firstPhoto: range.lowerBound))
             }
         }
         let total = matches.count
-        let ordered: (RegionMatch, RegionMatch) -> Bool = {
-            $0.photoCount != $1.photoCount ? $0.photoCount > $1.photoCount : $0.location < $1.location
-        }
-        matches.sort(by: ordered)
+        matches.sort { $0.photoCount != $1.photoCount ? $0.photoCount > $1.photoCount : $0.location < $1.location }
         if query.limit < total { matches.removeSubrange(query.limit...) }
         return RegionResult(matches: matches, total: total)
     }
 
-    /// The first slot whose latitude is `>= latitude`.
-    private func lowerBound(latitude: Double) -> Int {
-        var low = 0, high = sortedLatitudes.count
+    /// The first slot of `sites` whose latitude is `>= latitude`.
+    private static func lowerBound(latitude: Double, in sites: UnsafeBufferPointer<RegionSite>) -> Int {
+        var low = 0, high = sites.count
         while low < high {
             let mid = (low + high) / 2
-            if sortedLatitudes[mid] < latitude { low = mid + 1 } else { high = mid }
+            if sites[mid].latitude < latitude { low = mid + 1 } else { high = mid }
         }
         return low
     }
