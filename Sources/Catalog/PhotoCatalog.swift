@@ -19,21 +19,8 @@ public final class PhotoCatalog: Sendable {
     private let photoRanges: [Range<Int>]
     private let photoIndexByID: [String: Int]
     private let index: SpatialIndex
-    /// What a region scan reads of every location, ordered by latitude.
-    private let regionSites: [RegionSite]
-
-    /// A location as a region scan reads it: packed side by side in latitude order, so
-    /// scanning a latitude band reads consecutive memory instead of a cache miss per
-    /// location in four arrays.
-    private struct RegionSite {
-        var latitude: Double
-        var longitude: Double
-        var location: Int32
-        /// The location's first photo and how many it has, for queries without a year filter.
-        var firstPhoto: Int32
-        var photoCount: Int32
-        var borough: Borough?
-    }
+    /// The locations by latitude strip and longitude, for region queries.
+    private let regionIndex: RegionIndex
 
     /// - Parameters:
     ///   - locations: ordered by `locationID`; their `photos` ranges index `photos`.
@@ -52,13 +39,12 @@ public final class PhotoCatalog: Sendable {
         self.photoIndexByID = photoIndexByID
 
         index = SpatialIndex(latitudes: locations.map(\.latitude), longitudes: longitudes)
-        let byLatitude = locations.indices.sorted { locations[$0].latitude < locations[$1].latitude }
-        regionSites = byLatitude.map { location in
-            RegionSite(
+        regionIndex = RegionIndex(sites: locations.indices.map { location in
+            RegionIndex.Site(
                 latitude: locations[location].latitude, longitude: locations[location].longitude,
                 location: Int32(location), firstPhoto: Int32(locations[location].photos.lowerBound),
                 photoCount: Int32(locations[location].photos.count), borough: locations[location].borough)
-        }
+        })
         boroughSummaries = Self.summaries(locations)
     }
 
@@ -136,42 +122,26 @@ public final class PhotoCatalog: Sendable {
     public func region(_ query: RegionQuery) -> RegionResult {
         var matches: [RegionMatch] = []
         let filter = query.filter
-        regionSites.withUnsafeBufferPointer { sites in
-            var slot = Self.lowerBound(latitude: query.south, in: sites)
-            while slot < sites.count, sites[slot].latitude <= query.north {
-                let site = sites[slot]
-                slot += 1
-                guard query.containsLongitude(site.longitude) else { continue }
-                if let borough = filter.borough, site.borough != borough { continue }
-                let location = Int(site.location)
-                guard filter.filtersYears else {
-                    matches.append(
-                        RegionMatch(location: location, photoCount: Int(site.photoCount), firstPhoto: Int(site.firstPhoto)))
-                    continue
-                }
-                var count = 0
-                var first = -1
-                for photo in photoRanges[location] where self.photo(photo, matches: filter) {
-                    if first < 0 { first = photo }
-                    count += 1
-                }
-                if count > 0 { matches.append(RegionMatch(location: location, photoCount: count, firstPhoto: first)) }
+        regionIndex.forEachSite(south: query.south, west: query.west, north: query.north, east: query.east) { site in
+            if let borough = filter.borough, site.borough != borough { return }
+            let location = Int(site.location)
+            guard filter.filtersYears else {
+                matches.append(
+                    RegionMatch(location: location, photoCount: Int(site.photoCount), firstPhoto: Int(site.firstPhoto)))
+                return
             }
+            var count = 0
+            var first = -1
+            for photo in photoRanges[location] where self.photo(photo, matches: filter) {
+                if first < 0 { first = photo }
+                count += 1
+            }
+            if count > 0 { matches.append(RegionMatch(location: location, photoCount: count, firstPhoto: first)) }
         }
         let total = matches.count
         matches.sort { $0.photoCount != $1.photoCount ? $0.photoCount > $1.photoCount : $0.location < $1.location }
         if query.limit < total { matches.removeSubrange(query.limit...) }
         return RegionResult(matches: matches, total: total)
-    }
-
-    /// The first slot of `sites` whose latitude is `>= latitude`.
-    private static func lowerBound(latitude: Double, in sites: UnsafeBufferPointer<RegionSite>) -> Int {
-        var low = 0, high = sites.count
-        while low < high {
-            let mid = (low + high) / 2
-            if sites[mid].latitude < latitude { low = mid + 1 } else { high = mid }
-        }
-        return low
     }
 
     private static func summaries(_ locations: [CatalogLocation]) -> [BoroughSummary] {
