@@ -27,6 +27,11 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
     /// (the value of its `"thumbnailURL"` member), relative to the summary's start.
     private let thumbnailStarts: [Int32]
     private let thumbnailEnds: [Int32]
+    /// Each location's whole `/region` entry when no year filter applies,
+    /// `{…,"photoCount":…,"thumbnailURL":…}` with all its photos counted and its first
+    /// photo's thumbnail, in location order. Location IDs start with the latitude, so
+    /// the entries of one box lie close together, not spread among the photos' summaries.
+    private let regionEntries: CatalogJSONArena
     /// The whole `GET /boroughs` body.
     let boroughsBody: [UInt8]
 
@@ -54,7 +59,7 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         var thumbnailStarts = [Int32](repeating: 0, count: photos.count)
         var thumbnailEnds = [Int32](repeating: 0, count: photos.count)
         var intersectionStarts = [Int32](repeating: 0, count: locations.count)
-        fragments = CatalogJSONArena(
+        let fragments = CatalogJSONArena(
             count: order.count, estimatedSize: 320,
             joined: { index in
                 if case .summary = order[index], case .summary = order[index - 1] { return true }
@@ -74,6 +79,7 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
                 thumbnailEnds[photo] = Int32(thumbnail.upperBound)
             }
         }
+        self.fragments = fragments
         self.locationFragments = locationFragments
         self.photoFragments = photoFragments
         self.thumbnailStarts = thumbnailStarts
@@ -83,6 +89,13 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
             Self.writePhotoTail(of: photos[photo], into: &writer)
         }
         boroughsBody = Self.encodeBoroughs(catalog.boroughSummaries)
+        regionEntries = CatalogJSONArena(count: locations.count, estimatedSize: 300) { location, bytes in
+            let photos = catalog.photoRange(location: location)
+            guard let first = photos.first else { return }
+            Self.appendRegionEntry(
+                head: Int(locationFragments[location]), photoCount: photos.count, summary: Int(photoFragments[first]),
+                thumbnail: Int(thumbnailStarts[first])..<Int(thumbnailEnds[first]), from: fragments, to: &bytes)
+        }
     }
 
     public func photoSummaryJSON(photoID: String) -> [UInt8]? {
@@ -146,22 +159,49 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
     }
 
     /// `{"locations":[Location + thumbnailURL],"total":…,"truncated":…}`.
-    func regionBody(_ result: RegionResult) -> [UInt8] {
+    /// - Parameter everyPhoto: whether the matches count all their photos (no year
+    ///   filter), so each entry is the location's precomputed one.
+    func regionBody(_ result: RegionResult, everyPhoto: Bool) -> [UInt8] {
+        var size = 64 + result.matches.count
+        for match in result.matches {
+            size += everyPhoto ? regionEntries.size(match.location) : 300
+            if everyPhoto { regionEntries.prefetch(match.location) }
+        }
         var body: [UInt8] = []
-        body.reserveCapacity(40 + result.matches.count * 260)
+        body.reserveCapacity(size)
         body.append(#"{"locations":["#)
         for (offset, match) in result.matches.enumerated() {
             if offset > 0 { body.append(UInt8(ascii: ",")) }
-            fragments.append(Int(locationFragments[match.location]), to: &body)
-            CatalogJSONNumber.append(match.photoCount, to: &body)
-            body.append(#","thumbnailURL":"#)
-            let first = match.firstPhoto
-            fragments.append(
-                Int(photoFragments[first]), part: Int(thumbnailStarts[first])..<Int(thumbnailEnds[first]), to: &body)
-            body.append(UInt8(ascii: "}"))
+            if everyPhoto, match.photoCount > 0 {
+                regionEntries.append(match.location, to: &body)
+            } else {
+                appendRegionEntry(match, to: &body)
+            }
         }
         CatalogJSON.closeTruncatedList(total: result.total, truncated: result.truncated, to: &body)
         return body
+    }
+
+    /// A location's `/region` entry: its head, the matching photo count and the
+    /// thumbnail of its first matching photo.
+    private func appendRegionEntry(_ match: RegionMatch, to body: inout [UInt8]) {
+        let first = match.firstPhoto
+        Self.appendRegionEntry(
+            head: Int(locationFragments[match.location]), photoCount: match.photoCount, summary: Int(photoFragments[first]),
+            thumbnail: Int(thumbnailStarts[first])..<Int(thumbnailEnds[first]), from: fragments, to: &body)
+    }
+
+    /// A `/region` entry from its pieces: the location's head (fragment `head`), the
+    /// count, and the thumbnail URL at `thumbnail` in the summary (fragment `summary`).
+    private static func appendRegionEntry(
+        head: Int, photoCount: Int, summary: Int, thumbnail: Range<Int>, from fragments: CatalogJSONArena,
+        to body: inout [UInt8]
+    ) {
+        fragments.append(head, to: &body)
+        CatalogJSONNumber.append(photoCount, to: &body)
+        body.append(#","thumbnailURL":"#)
+        fragments.append(summary, part: thumbnail, to: &body)
+        body.append(UInt8(ascii: "}"))
     }
 
     /// `{"total":…,"results":[PhotoSummary + the location's members (+ distanceMeters)],"nextCursor":…}`:

@@ -60,7 +60,7 @@ public struct CatalogRoutes: Sendable {
         let filter = try parameters.filter()
 
         let query = RegionQuery(south: south, west: west, north: north, east: east, limit: limit, filter: filter)
-        let body = json.regionBody(catalog.region(query))
+        let body = json.regionBody(catalog.region(query), everyPhoto: !filter.filtersYears)
         var tag = CatalogEntityTag(dataVersion: catalog.dataVersion, endpoint: "r")
         for value in [south, west, north, east] { tag.add(value) }
         tag.add(limit)

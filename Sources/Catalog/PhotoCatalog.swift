@@ -19,9 +19,8 @@ public final class PhotoCatalog: Sendable {
     private let photoRanges: [Range<Int>]
     private let photoIndexByID: [String: Int]
     private let index: SpatialIndex
-    /// Location indices ordered by latitude, and those latitudes, for region scans.
-    private let latitudeOrder: [Int32]
-    private let sortedLatitudes: [Double]
+    /// The locations by latitude strip and longitude, for region queries.
+    private let regionIndex: RegionIndex
 
     /// - Parameters:
     ///   - locations: ordered by `locationID`; their `photos` ranges index `photos`.
@@ -40,9 +39,12 @@ public final class PhotoCatalog: Sendable {
         self.photoIndexByID = photoIndexByID
 
         index = SpatialIndex(latitudes: locations.map(\.latitude), longitudes: longitudes)
-        let byLatitude = locations.indices.sorted { locations[$0].latitude < locations[$1].latitude }
-        latitudeOrder = byLatitude.map { Int32($0) }
-        sortedLatitudes = byLatitude.map { locations[$0].latitude }
+        regionIndex = RegionIndex(sites: locations.indices.map { location in
+            RegionIndex.Site(
+                latitude: locations[location].latitude, longitude: locations[location].longitude,
+                location: Int32(location), firstPhoto: Int32(locations[location].photos.lowerBound),
+                photoCount: Int32(locations[location].photos.count), borough: locations[location].borough)
+        })
         boroughSummaries = Self.summaries(locations)
     }
 
@@ -119,42 +121,27 @@ public final class PhotoCatalog: Sendable {
     /// by matching photo count descending, then `locationID`.
     public func region(_ query: RegionQuery) -> RegionResult {
         var matches: [RegionMatch] = []
-        var slot = lowerBound(latitude: query.south)
-        while slot < sortedLatitudes.count, sortedLatitudes[slot] <= query.north {
-            let location = Int(latitudeOrder[slot])
-            slot += 1
-            guard query.containsLongitude(longitudes[location]) else { continue }
-            if let borough = query.filter.borough, boroughs[location] != borough { continue }
-            let range = photoRanges[location]
-            if query.filter.filtersYears {
-                var count = 0
-                var first = -1
-                for photo in range where self.photo(photo, matches: query.filter) {
-                    if first < 0 { first = photo }
-                    count += 1
-                }
-                if count > 0 { matches.append(RegionMatch(location: location, photoCount: count, firstPhoto: first)) }
-            } else {
-                matches.append(RegionMatch(location: location, photoCount: range.count, firstPhoto: range.lowerBound))
+        let filter = query.filter
+        regionIndex.forEachSite(south: query.south, west: query.west, north: query.north, east: query.east) { site in
+            if let borough = filter.borough, site.borough != borough { return }
+            let location = Int(site.location)
+            guard filter.filtersYears else {
+                matches.append(
+                    RegionMatch(location: location, photoCount: Int(site.photoCount), firstPhoto: Int(site.firstPhoto)))
+                return
             }
+            var count = 0
+            var first = -1
+            for photo in photoRanges[location] where self.photo(photo, matches: filter) {
+                if first < 0 { first = photo }
+                count += 1
+            }
+            if count > 0 { matches.append(RegionMatch(location: location, photoCount: count, firstPhoto: first)) }
         }
         let total = matches.count
-        let ordered: (RegionMatch, RegionMatch) -> Bool = {
-            $0.photoCount != $1.photoCount ? $0.photoCount > $1.photoCount : $0.location < $1.location
-        }
-        matches.sort(by: ordered)
+        matches.sort { $0.photoCount != $1.photoCount ? $0.photoCount > $1.photoCount : $0.location < $1.location }
         if query.limit < total { matches.removeSubrange(query.limit...) }
         return RegionResult(matches: matches, total: total)
-    }
-
-    /// The first slot whose latitude is `>= latitude`.
-    private func lowerBound(latitude: Double) -> Int {
-        var low = 0, high = sortedLatitudes.count
-        while low < high {
-            let mid = (low + high) / 2
-            if sortedLatitudes[mid] < latitude { low = mid + 1 } else { high = mid }
-        }
-        return low
     }
 
     private static func summaries(_ locations: [CatalogLocation]) -> [BoroughSummary] {

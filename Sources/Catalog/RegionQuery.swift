@@ -16,9 +16,4 @@ public struct RegionQuery: Sendable, Hashable {
         self.limit = limit
         self.filter = filter
     }
-
-    /// Whether the box contains a longitude, crossing the antimeridian when `west > east`.
-    public func containsLongitude(_ longitude: Double) -> Bool {
-        west <= east ? (longitude >= west && longitude <= east) : (longitude >= west || longitude <= east)
-    }
 }

@@ -13,24 +13,50 @@ struct SpatialIndex: Sendable {
     /// Small enough that a leaf scan is cheap, large enough that the tree stays shallow.
     static let leafSize = 16
 
-    /// A node's slot range and the bounding box of its points' unit vectors.
+    /// A node's slot range and the bounding box of its points' unit vectors, in plain
+    /// scalars: 64 bytes, one cache line, where two `SIMD3<Double>` took 80.
     private struct Node {
-        var lower: SIMD3<Double>
-        var upper: SIMD3<Double>
-        var slots: Range<Int32>
+        var lowerX, lowerY, lowerZ: Double
+        var upperX, upperY, upperZ: Double
+        var slotStart: Int32
+        var slotEnd: Int32
         /// The index in `nodes` of the first of its two children, or -1 for a leaf.
         var firstChild: Int32
 
         /// Reserves a node's place in `nodes` until its children's places are taken.
-        static let placeholder = Node(lower: .zero, upper: .zero, slots: 0..<0, firstChild: -1)
+        static let placeholder = Node(lower: .zero, upper: .zero, slots: 0..<0)
+
+        init(lower: SIMD3<Double>, upper: SIMD3<Double>, slots: Range<Int32>) {
+            (lowerX, lowerY, lowerZ) = (lower.x, lower.y, lower.z)
+            (upperX, upperY, upperZ) = (upper.x, upper.y, upper.z)
+            slotStart = slots.lowerBound
+            slotEnd = slots.upperBound
+            firstChild = -1
+        }
 
         /// The squared chord length from `point` to the nearest point of the box.
-        /// (Scalar arithmetic: the generic `SIMD3` operations are not inlined.)
         @inline(__always)
-        func distanceSquared(to point: SIMD3<Double>) -> Double {
-            let x = max(max(lower.x - point.x, point.x - upper.x), 0)
-            let y = max(max(lower.y - point.y, point.y - upper.y), 0)
-            let z = max(max(lower.z - point.z, point.z - upper.z), 0)
+        func distanceSquared(to point: Point) -> Double {
+            let x = max(max(lowerX - point.x, point.x - upperX), 0)
+            let y = max(max(lowerY - point.y, point.y - upperY), 0)
+            let z = max(max(lowerZ - point.z, point.z - upperZ), 0)
+            return x * x + y * y + z * z
+        }
+    }
+
+    /// A unit vector in plain scalars: 24 bytes, where a `SIMD3<Double>` takes 32, so a
+    /// leaf's points fill fewer cache lines.
+    private struct Point {
+        var x, y, z: Double
+
+        init(_ vector: SIMD3<Double>) {
+            (x, y, z) = (vector.x, vector.y, vector.z)
+        }
+
+        /// The squared chord length to another unit vector.
+        @inline(__always)
+        func chordSquared(to other: Point) -> Double {
+            let x = self.x - other.x, y = self.y - other.y, z = self.z - other.z
             return x * x + y * y + z * z
         }
     }
@@ -46,7 +72,7 @@ struct SpatialIndex: Sendable {
     /// The root is `nodes[0]`; siblings are adjacent.
     private let nodes: [Node]
     /// The unit vector of each slot.
-    private let points: [SIMD3<Double>]
+    private let points: [Point]
     private let sites: [Site]
     /// Levels below the root; a search keeps at most one pending node per level, plus one.
     private let depth: Int
@@ -58,7 +84,7 @@ struct SpatialIndex: Sendable {
         var nodes = [Node.placeholder]
         depth = Self.build(&nodes, &slots, vectors, 0..<vectors.count, into: 0)
         self.nodes = nodes
-        points = slots.map { vectors[Int($0)] }
+        points = slots.map { Point(vectors[Int($0)]) }
         sites = slots.map { slot in
             let location = Int(slot)
             return Site(
@@ -78,7 +104,7 @@ struct SpatialIndex: Sendable {
             upper = pointwiseMax(upper, vectors[Int(slots[slot])])
         }
         let slotRange = Int32(range.lowerBound)..<Int32(range.upperBound)
-        nodes[index] = Node(lower: lower, upper: upper, slots: slotRange, firstChild: -1)
+        nodes[index] = Node(lower: lower, upper: upper, slots: slotRange)
         guard range.count > leafSize else { return 0 }
 
         let spread = upper - lower
@@ -102,7 +128,7 @@ struct SpatialIndex: Sendable {
         latitude: Double, longitude: Double, limit: Int, maxDistance: Double, accepts: (Int) -> Bool
     ) -> [(location: Int, distance: Double)] {
         guard limit > 0 else { return [] }
-        let query = GreatCircle.unitVector(latitude: latitude, longitude: longitude)
+        let query = Point(GreatCircle.unitVector(latitude: latitude, longitude: longitude))
         var candidates = ChordCandidates(limit: limit, chordBound: GreatCircle.chordBound(forDistance: maxDistance))
         nodes.withUnsafeBufferPointer { nodes in
             points.withUnsafeBufferPointer { points in
@@ -124,10 +150,8 @@ struct SpatialIndex: Sendable {
                             pendingCount += 2
                             continue
                         }
-                        for slot in Int(node.slots.lowerBound)..<Int(node.slots.upperBound) {
-                            let point = points[slot]
-                            let x = point.x - query.x, y = point.y - query.y, z = point.z - query.z
-                            let chordSquared = x * x + y * y + z * z
+                        for slot in Int(node.slotStart)..<Int(node.slotEnd) {
+                            let chordSquared = points[slot].chordSquared(to: query)
                             guard chordSquared <= candidates.boundSquared, accepts(sites[slot].location) else { continue }
                             candidates.insert(slot: slot, chordSquared: chordSquared)
                         }
@@ -161,7 +185,7 @@ struct SpatialIndex: Sendable {
     func within(
         latitude: Double, longitude: Double, maxDistance: Double, accepts: (Int) -> Bool
     ) -> [(location: Int, distance: Double)] {
-        let query = GreatCircle.unitVector(latitude: latitude, longitude: longitude)
+        let query = Point(GreatCircle.unitVector(latitude: latitude, longitude: longitude))
         let bound = GreatCircle.chordBound(forDistance: maxDistance)
         let boundSquared = bound * bound
         let cosLatitude = GreatCircle.cosLatitude(latitude)
@@ -181,10 +205,8 @@ struct SpatialIndex: Sendable {
                             pendingCount += 2
                             continue
                         }
-                        for slot in Int(node.slots.lowerBound)..<Int(node.slots.upperBound) {
-                            let point = points[slot]
-                            let x = point.x - query.x, y = point.y - query.y, z = point.z - query.z
-                            guard x * x + y * y + z * z <= boundSquared else { continue }
+                        for slot in Int(node.slotStart)..<Int(node.slotEnd) {
+                            guard points[slot].chordSquared(to: query) <= boundSquared else { continue }
                             let site = sites[slot]
                             guard accepts(site.location) else { continue }
                             let meters = GreatCircle.distance(
