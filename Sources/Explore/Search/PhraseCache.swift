@@ -21,7 +21,7 @@ final class PhraseCache: Sendable {
     }
 
     private struct State {
-        var entries: [String: Entry] = [:]
+        var entries: [SearchPhrase: Entry] = [:]
         var clock: UInt64 = 0
         var storedBytes = 0
     }
@@ -44,11 +44,11 @@ final class PhraseCache: Sendable {
         shards = (0..<Self.shardCount).map { _ in Shard() }
     }
 
-    private func shard(of phrase: String) -> Shard {
+    private func shard(of phrase: SearchPhrase) -> Shard {
         shards[Int(UInt(bitPattern: phrase.hashValue) % UInt(Self.shardCount))]
     }
 
-    func matches(for phrase: String) -> PhraseMatches? {
+    func matches(for phrase: SearchPhrase) -> PhraseMatches? {
         shard(of: phrase).state.withLock { state in
             guard var entry = state.entries[phrase] else { return nil }
             state.clock += 1
@@ -58,7 +58,7 @@ final class PhraseCache: Sendable {
         }
     }
 
-    func keep(_ matches: PhraseMatches, for phrase: String) {
+    func keep(_ matches: PhraseMatches, for phrase: SearchPhrase) {
         let shardCapacity = capacity / Self.shardCount
         guard matches.count >= minimumCount, matches.byteCount <= shardCapacity else { return }
         shard(of: phrase).state.withLock { state in
