@@ -17,7 +17,8 @@ import SQLite
 /// Nothing blocks, but a few queries cost milliseconds of CPU (a short prefix such as
 /// `s` unites 2,000 words and 249,299 postings; a filter or a point on a phrase of
 /// 40,000 photos walks all of them), so `searchOnEventLoop` declines those
-/// (`eventLoopPostings`, `eventLoopWalk`) and the route runs them on a worker.
+/// (`eventLoopPostings`, `eventLoopWalk`, `eventLoopOffset`) and the route runs them on
+/// a worker.
 ///
 /// `Sendable`: the postings, the catalog and the ID order are immutable; the cache is
 /// behind its locks.
@@ -29,6 +30,9 @@ public final class PhotoSearch: Sendable {
     /// The most photos a query with a filter or a point may walk on an event loop: about
     /// 0.15 µs each with a point (its distance) on the loaded machine, under 1 ms.
     static let eventLoopWalk = 10_000
+    /// The deepest page start an event loop serves: the page is picked from a heap of
+    /// every result before it, so a deep page costs a walk as deep.
+    static let eventLoopOffset = 2_000
 
     private let catalog: PhotoCatalog
     private let postings: SearchPostings
@@ -58,8 +62,10 @@ public final class PhotoSearch: Sendable {
 
     /// `search(query)`, or nil when it would cost more than an event loop may spend on
     /// one request: more than `eventLoopPostings` postings to rank (phrases not in the
-    /// cache), or a walk over more than `eventLoopWalk` photos (with a filter or a point).
+    /// cache), a walk over more than `eventLoopWalk` photos (with a filter or a point),
+    /// or a page starting past `eventLoopOffset`.
     public func searchOnEventLoop(_ query: SearchQuery) -> SearchPage? {
+        guard query.offset <= Self.eventLoopOffset else { return nil }
         var phrases: [PhraseMatches?] = []
         var postingsToRank = 0
         for phrase in query.terms.phrases {
@@ -80,6 +86,7 @@ public final class PhotoSearch: Sendable {
         // An offset past every photo (a forged cursor) keeps everything and shows nothing.
         var best = BestResults(capacity: min(query.offset, catalog.photos.count) + query.limit)
         if filter.borough == nil, !filter.filtersYears, origin == nil {
+            if phrases.count == 1 { return page(of: phrases[0], query: query) }
             return page(of: bestCommon(of: phrases, keeping: best), total: commonCount(phrases), query: query)
         }
         var total = 0
@@ -106,6 +113,16 @@ public final class PhotoSearch: Sendable {
         return SearchPage(
             total: total, photos: page.map { Int($0.photo) }, distances: query.origin == nil ? [] : page.map(\.order),
             nextOffset: end < total ? end : nil)
+    }
+
+    /// The page of a query of one phrase without filters: a slice of its list in result
+    /// order, which is the order `BestResults` keeps (rank, then `photoID` rank).
+    private func page(of phrase: PhraseMatches, query: SearchQuery) -> SearchPage {
+        let start = min(query.offset, phrase.count)
+        let end = min(start + query.limit, phrase.count)
+        return SearchPage(
+            total: phrase.count, photos: phrase.byRank[start..<end].map { Int(phrase.photos[Int($0)]) }, distances: [],
+            nextOffset: end < phrase.count ? end : nil)
     }
 
     /// How many photos are in all of `phrases`: the members of the shortest list looked

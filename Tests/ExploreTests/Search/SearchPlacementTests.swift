@@ -58,9 +58,10 @@ import TestSupport
         #expect(try fast(Self.request([("q", q)]))?.status == .ok)
     }
 
-    /// A one-letter prefix unites thousands of words (`s`: about 250,000 postings), and a
-    /// point on a word of 40,000 photos measures every one: the workers take them the
-    /// first time; once its phrases are ranked and cached, the one-letter prefix is cheap.
+    /// A one-letter prefix unites thousands of words (`s`: about 250,000 postings), a
+    /// point on a word of 40,000 photos measures every one, and a deep page keeps every
+    /// result before it: the workers take them. Once ranked and cached, the one-letter
+    /// prefix is cheap.
     @Test func costlyQueriesGoToTheWorkers() throws {
         let (fast, slow) = try Self.paths(try Self.freshRouter())
         let prefix = Self.request([("q", "s")])
@@ -70,6 +71,10 @@ import TestSupport
         let near = Self.request([("q", "street"), ("lat", "40.75"), ("lon", "-73.99")])
         #expect(try fast(near) == nil)
         #expect(try slow(near).status == .ok)
+        let listDigest = SearchQuery(terms: try SearchTerms("flatiron")).listDigest
+        let deep = Self.request([("q", "flatiron"), ("cursor", SearchCursor.encode(offset: 5000, listDigest: listDigest))])
+        #expect(try fast(deep) == nil)
+        #expect(try slow(deep).status == .ok)
     }
 
     @Test func badInputIsRefusedOnTheFastPathToo() throws {
