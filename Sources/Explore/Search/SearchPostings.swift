@@ -75,14 +75,18 @@ struct SearchPostings: Sendable {
             guard photos.count == frequencies.count, photos.count % 4 == 0 else {
                 throw fail("the postings of \(words.text(0)) are malformed")
             }
+            func number(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+                UInt32(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self) })
+            }
             var previous = -1
             for offset in stride(from: 0, to: photos.count, by: 4) {
-                let photo = Int(UInt32(littleEndian: photos.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self) }))
-                guard photo > previous, photo < photoCount else { throw fail("the postings of \(words.text(0)) are out of order") }
+                let photo = Int(number(photos, at: offset))
+                guard photo > previous, photo < photoCount else {
+                    throw fail("the postings of \(words.text(0)) are out of order")
+                }
                 previous = photo
                 postingPhotos.append(Int32(photo))
-                postingFrequencies.append(
-                    UInt32(littleEndian: frequencies.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self) }))
+                postingFrequencies.append(number(frequencies, at: offset))
             }
             postingStarts.append(postingPhotos.count)
         }
@@ -105,7 +109,9 @@ struct SearchPostings: Sendable {
             if word(middle).lexicographicallyPrecedes(key) { low = middle + 1 } else { high = middle }
         }
         let first = low
-        guard phrase.isPrefix else { return first < count && word(first).elementsEqual(key) ? first..<(first + 1) : first..<first }
+        guard phrase.isPrefix else {
+            return first < count && word(first).elementsEqual(key) ? first..<(first + 1) : first..<first
+        }
         high = count
         while low < high {
             let middle = (low + high) / 2
