@@ -37,9 +37,7 @@ public final class Application: Sendable {
         ServiceRoutes(openAPI: openAPIDocument).register(in: &router)
         let catalogRoutes = CatalogRoutes(catalog: catalog)
         catalogRoutes.register(in: &router)
-        let search = try PhotoSearch(
-            catalog: catalog, databasePath: CatalogStore.databasePath(configuration.dataDirectory),
-            connectionCount: configuration.server.workerThreads)
+        let search = try PhotoSearch(catalog: catalog, databasePath: CatalogStore.databasePath(configuration.dataDirectory))
         SearchRoutes(search: search, catalogRoutes: catalogRoutes, dataVersion: catalog.dataVersion).register(in: &router)
         ClusterRoutes(catalog: catalog).register(in: &router)
         AccountRoutes(accounts: accounts, photos: catalogRoutes.photoSummaries).register(in: &router)

@@ -4,9 +4,9 @@ import HTTPServer
 
 /// `GET /search` (openapi.yaml): photos whose words match every word of `q`.
 ///
-/// A query whose phrases are all in the search's memory is answered on the event loop;
-/// one that must read SQLite's full-text index runs on the worker pool
-/// (`RouteHandler.immediateUnlessBlocking`). Every 200 carries a strong ETag made of the
+/// Searches run in memory. Almost every query is answered on the event loop; the few
+/// that cost more CPU than an event loop may spend on one request (`PhotoSearch.searchOnEventLoop`)
+/// run on the worker pool (`RouteHandler.immediateUnlessBlocking`). Every 200 carries a strong ETag made of the
 /// catalog's data version and the normalized query (`CatalogEntityTag`): the keys of
 /// `q`'s words, the filters, the point, the page size and where the page starts.
 public struct SearchRoutes: Sendable {
@@ -21,20 +21,20 @@ public struct SearchRoutes: Sendable {
     }
 
     public func register(in router: inout Router) {
-        router.add(.get, "/search", .immediateUnlessBlocking({ try searchInMemory($0) }, blocking: { try search($0) }))
+        router.add(.get, "/search", .immediateUnlessBlocking({ try searchOnEventLoop($0) }, blocking: { try search($0) }))
     }
 
     static let parameters = ["q", "from", "to", "borough", "lat", "lon", "limit", "cursor"]
 
-    /// The response from memory alone, or nil when a phrase of the query is not there yet.
-    func searchInMemory(_ request: HTTPRequest) throws -> HTTPResponse? {
+    /// The response, or nil when the query costs too much for an event loop.
+    func searchOnEventLoop(_ request: HTTPRequest) throws -> HTTPResponse? {
         let query = try Self.query(request)
-        return search.searchInMemory(query).map { respond(query, page: $0) }
+        return search.searchOnEventLoop(query).map { respond(query, page: $0) }
     }
 
     func search(_ request: HTTPRequest) throws -> HTTPResponse {
         let query = try Self.query(request)
-        return respond(query, page: try search.search(query))
+        return respond(query, page: search.search(query))
     }
 
     /// The query of a request, its cursor checked against its list.

@@ -4,8 +4,9 @@ import SQLite
 /// another `formatVersion` is simply rebuilt from the source data.
 enum CatalogSchema {
     /// Bump whenever the tables or the meaning of a stored value change.
-    /// Version 2 added the full-text index `photo_search`.
-    static let formatVersion = 2
+    /// Version 2 added the full-text index `photo_search`; version 3 the postings
+    /// derived from it (`photo_search_words`, `photo_search_lengths`).
+    static let formatVersion = 3
 
     static let metaFormatVersion = "format_version"
     static let metaLocationsDigest = "locations_sha256"

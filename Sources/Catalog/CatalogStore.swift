@@ -85,11 +85,14 @@ public enum CatalogStore {
             for (key, value) in meta {
                 try connection.execute("INSERT INTO catalog_meta (key, value) VALUES (?, ?)", [.text(key), .text(value)])
             }
-            try importLocations(sources.locationsPath, boroughs: boroughs, into: CatalogWriter(connection: connection))
+            let photoCount = try importLocations(
+                sources.locationsPath, boroughs: boroughs, into: CatalogWriter(connection: connection))
+            try SearchPostingsWriter.write(connection: connection, path: path, photoCount: photoCount)
         }
     }
 
-    private static func importLocations(_ path: String, boroughs: BoroughMap, into writer: CatalogWriter) throws {
+    /// Imports every location and its photos; returns how many photos were written.
+    private static func importLocations(_ path: String, boroughs: BoroughMap, into writer: CatalogWriter) throws -> Int {
         let decoder = JSONDecoder()
         var position = 0
         do {
@@ -117,6 +120,7 @@ public enum CatalogStore {
             throw CatalogError.unreadableFile(path: path, reason: error.description)
         }
         guard position > 0 else { throw CatalogError.unreadableFile(path: path, reason: "no locations") }
+        return writer.photoCount
     }
 
     /// A one-line reason for a JSON decoding failure: what was wrong, and where.

@@ -8,7 +8,8 @@ final class CatalogWriter {
     private let insertPhoto: Statement
     private let insertYear: Statement
     private let insertSearchRow: Statement
-    private var photoCount = 0
+    /// How many photos were written so far.
+    private(set) var photoCount = 0
 
     init(connection: SQLiteConnection) throws {
         insertLocation = try connection.prepare(

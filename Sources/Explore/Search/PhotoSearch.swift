@@ -1,28 +1,41 @@
 import Catalog
 import SQLite
-import Synchronization
 
 /// `GET /search`: photos whose words match every word of a query (openapi.yaml).
 ///
-/// SQLite's FTS5 index in the catalog database finds and ranks the photos of each
-/// phrase of the query (`SearchIndex`); common phrases stay in memory (`PhraseCache`).
-/// A query's rank is the sum of its phrases' ranks (which is what FTS5's `bm25()` of the
-/// whole query gives). Without filters or a point, a page comes from the fronts of the
-/// phrases' lists in rank order (`bestCommon`) and the count from their bit sets, so a
-/// page of a word in 38,701 photos reads about a page of entries. With them, the search
-/// walks the lists in photo order together, keeps the photos in all of them that pass
-/// the filters, adds their ranks or measures their distance, and keeps only the page's
-/// best (`BestResults`): one pass, not a sort. Looking a phrase up may block on SQLite, so
-/// `search` runs on the server's worker threads, each on a read-only connection of its
-/// own from a small pool; `searchInMemory` answers on an event loop when every phrase is
-/// in the cache.
+/// Everything is in memory: the postings of every word (`SearchPostings`, built with
+/// the catalog from FTS5's index) give each phrase of a query its photos and its
+/// `bm25()` rank in each, as FTS5 would; phrases matching many photos stay ranked in
+/// `PhraseCache`. A query's rank is the sum of its phrases' ranks (which is what FTS5's
+/// `bm25()` of the whole query gives). Without filters or a point, a page comes from the
+/// fronts of the phrases' lists in rank order (`bestCommon`) and the count from their
+/// bit sets, so a page of a word in 38,701 photos reads about a page of entries. With
+/// them, the search walks the lists in photo order together, keeps the photos in all of
+/// them that pass the filters, adds their ranks or measures their distance, and keeps
+/// only the page's best (`BestResults`): one pass, not a sort.
 ///
-/// `Sendable`: the catalog and the ID order are immutable; connections and the cache
-/// are behind their locks.
+/// Nothing blocks, but a few queries cost milliseconds of CPU (a short prefix such as
+/// `s` unites 2,000 words and 249,299 postings; a filter or a point on a phrase of
+/// 40,000 photos walks all of them), so `searchOnEventLoop` declines those
+/// (`eventLoopPostings`, `eventLoopWalk`, `eventLoopOffset`) and the route runs them on
+/// a worker.
+///
+/// `Sendable`: the postings, the catalog and the ID order are immutable; the cache is
+/// behind its locks.
 public final class PhotoSearch: Sendable {
+    /// The most postings a query may rank on an event loop (phrases not cached yet):
+    /// ranking and ordering a phrase costs about 0.05 µs per posting on a quiet core
+    /// (0.17 µs on the loaded one it was measured on), so about 1 ms.
+    static let eventLoopPostings = 20_000
+    /// The most photos a query with a filter or a point may walk on an event loop: about
+    /// 0.15 µs each with a point (its distance) on the loaded machine, under 1 ms.
+    static let eventLoopWalk = 10_000
+    /// The deepest page start an event loop serves: the page is picked from a heap of
+    /// every result before it, so a deep page costs a walk as deep.
+    static let eventLoopOffset = 2_000
+
     private let catalog: PhotoCatalog
-    private let connections: [SearchConnection]
-    private let nextConnection = Atomic<Int>(0)
+    private let postings: SearchPostings
     private let cache: PhraseCache
     /// Each photo's rank in `photoID` order (code points, i.e. UTF-8 bytes): breaks ties.
     private let photoIDRanks: [Int32]
@@ -31,13 +44,11 @@ public final class PhotoSearch: Sendable {
     private let locationBoroughs: [Borough?]
 
     /// - Parameters:
-    ///   - databasePath: the catalog database `catalog` was loaded from.
-    ///   - connectionCount: read-only connections at most, each opened when first needed;
-    ///     as many as the worker threads that may search at once.
+    ///   - databasePath: the catalog database `catalog` was loaded from; read here only.
     ///   - cachedBytes: bytes of phrase lists the phrase cache may hold.
-    public init(catalog: PhotoCatalog, databasePath: String, connectionCount: Int, cachedBytes: Int = 128 << 20) throws {
+    public init(catalog: PhotoCatalog, databasePath: String, cachedBytes: Int = 64 << 20) throws {
         self.catalog = catalog
-        connections = try (0..<max(1, connectionCount)).map { try SearchConnection(path: databasePath, openNow: $0 == 0) }
+        postings = try SearchPostings(path: databasePath, photoCount: catalog.photos.count)
         cache = PhraseCache(minimumCount: 256, capacity: cachedBytes)
         photoIDRanks = try Self.photoIDRanks(databasePath: databasePath, photoCount: catalog.photos.count)
         photoLocations = catalog.photos.map { Int32($0.locationIndex) }
@@ -45,19 +56,28 @@ public final class PhotoSearch: Sendable {
     }
 
     /// One page of the photos matching `query`, and how many match in all.
-    public func search(_ query: SearchQuery) throws -> SearchPage {
-        search(query, phrases: try query.terms.phrases.map { try matches($0) })
+    public func search(_ query: SearchQuery) -> SearchPage {
+        search(query, phrases: query.terms.phrases.map { matches($0) })
     }
 
-    /// `search(query)` from the phrase cache alone, never touching SQLite; nil when a
-    /// phrase of the query is not cached.
-    public func searchInMemory(_ query: SearchQuery) -> SearchPage? {
-        var phrases: [PhraseMatches] = []
+    /// `search(query)`, or nil when it would cost more than an event loop may spend on
+    /// one request: more than `eventLoopPostings` postings to rank (phrases not in the
+    /// cache), a walk over more than `eventLoopWalk` photos (with a filter or a point),
+    /// or a page starting past `eventLoopOffset`.
+    public func searchOnEventLoop(_ query: SearchQuery) -> SearchPage? {
+        guard query.offset <= Self.eventLoopOffset else { return nil }
+        var phrases: [PhraseMatches?] = []
+        var postingsToRank = 0
         for phrase in query.terms.phrases {
-            guard let cached = cache.matches(for: phrase) else { return nil }
+            let cached = cache.matches(for: phrase)
+            if cached == nil { postingsToRank += postings.postingCount(postings.words(phrase)) }
             phrases.append(cached)
         }
-        return search(query, phrases: phrases)
+        guard postingsToRank <= Self.eventLoopPostings else { return nil }
+        let ranked = zip(query.terms.phrases, phrases).map { phrase, cached in cached ?? matches(phrase) }
+        let walks = query.filter.borough != nil || query.filter.filtersYears || query.origin != nil
+        if walks, let shortest = ranked.map(\.count).min(), shortest > Self.eventLoopWalk { return nil }
+        return search(query, phrases: ranked)
     }
 
     private func search(_ query: SearchQuery, phrases: [PhraseMatches]) -> SearchPage {
@@ -66,6 +86,7 @@ public final class PhotoSearch: Sendable {
         // An offset past every photo (a forged cursor) keeps everything and shows nothing.
         var best = BestResults(capacity: min(query.offset, catalog.photos.count) + query.limit)
         if filter.borough == nil, !filter.filtersYears, origin == nil {
+            if phrases.count == 1 { return page(of: phrases[0], query: query) }
             return page(of: bestCommon(of: phrases, keeping: best), total: commonCount(phrases), query: query)
         }
         var total = 0
@@ -92,6 +113,16 @@ public final class PhotoSearch: Sendable {
         return SearchPage(
             total: total, photos: page.map { Int($0.photo) }, distances: query.origin == nil ? [] : page.map(\.order),
             nextOffset: end < total ? end : nil)
+    }
+
+    /// The page of a query of one phrase without filters: a slice of its list in result
+    /// order, which is the order `BestResults` keeps (rank, then `photoID` rank).
+    private func page(of phrase: PhraseMatches, query: SearchQuery) -> SearchPage {
+        let start = min(query.offset, phrase.count)
+        let end = min(start + query.limit, phrase.count)
+        return SearchPage(
+            total: phrase.count, photos: phrase.byRank[start..<end].map { Int(phrase.photos[Int($0)]) }, distances: [],
+            nextOffset: end < phrase.count ? end : nil)
     }
 
     /// How many photos are in all of `phrases`: the members of the shortest list looked
@@ -164,17 +195,12 @@ public final class PhotoSearch: Sendable {
         }
     }
 
-    /// The matches of one phrase: from the cache, else from SQLite (then cached when many).
-    private func matches(_ phrase: String) throws -> PhraseMatches {
+    /// The matches of one phrase: from the cache, else ranked now (then cached when many).
+    private func matches(_ phrase: SearchPhrase) -> PhraseMatches {
         if let cached = cache.matches(for: phrase) { return cached }
-        let first = nextConnection.add(1, ordering: .relaxed).oldValue
-        var found: SearchConnection.Rows?
-        for offset in 0..<connections.count where found == nil {
-            found = try connections[(first + offset) % connections.count].matchesIfAvailable(phrase)
-        }
-        let rows = try found ?? connections[first % connections.count].matches(phrase)
+        let ranked = postings.ranks(postings.words(phrase))
         let matches = PhraseMatches(
-            photos: rows.photos, ranks: rows.ranks, tieRanks: photoIDRanks, photoCount: catalog.photos.count)
+            photos: ranked.photos, ranks: ranked.ranks, tieRanks: photoIDRanks, photoCount: catalog.photos.count)
         cache.keep(matches, for: phrase)
         return matches
     }

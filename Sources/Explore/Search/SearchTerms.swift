@@ -20,8 +20,8 @@ public struct SearchTerms: Sendable, Hashable {
         keys = words.map { SearchWords.key($0) }
     }
 
-    /// One FTS5 phrase per word, in order: the last one a prefix phrase.
-    var phrases: [String] {
-        keys.indices.map { SearchIndex.phrase(key: keys[$0], prefix: $0 == keys.count - 1) }
+    /// One phrase per word, in order: the last one a prefix.
+    var phrases: [SearchPhrase] {
+        keys.indices.map { SearchPhrase(key: keys[$0], isPrefix: $0 == keys.count - 1) }
     }
 }

@@ -49,24 +49,24 @@ import TestSupport
         #expect(try client.request("GET", "/search?q=park").status == 200)
     }
 
-    /// A catalog written by the release before search (format 1, no full-text index) is
-    /// stale: the server rebuilds it, and search works.
+    /// A catalog written by the release before search (format 1, no full-text index and
+    /// no postings) is stale: the server rebuilds it, and search works.
     @Test func catalogWithoutTheIndexIsRebuilt() throws {
         let directory = try TemporaryDirectory(prefix: "search-stale")
         let path = directory.file(CatalogStore.databaseFileName)
         try FileManager.default.copyItem(atPath: try SharedCatalog.path(), toPath: path)
         do {
             let connection = try SQLiteConnection(path: path)
-            try connection.execute("DROP TABLE photo_search")
+            try connection.execute("DROP TABLE photo_search; DROP TABLE photo_search_words; DROP TABLE photo_search_lengths")
             try connection.execute("UPDATE catalog_meta SET value = '1' WHERE key = 'format_version'")
             try connection.execute("PRAGMA user_version = 1")
         }
         #expect(throws: (any Error).self) {
-            _ = try PhotoSearch(catalog: try SearchHarness.load().catalog, databasePath: path, connectionCount: 1)
+            _ = try PhotoSearch(catalog: try SearchHarness.load().catalog, databasePath: path)
         }
         let catalog = try CatalogStore.openOrBuild(dataDirectory: directory.path, sourceDirectory: PackageRoot.path + "/Data")
-        let search = try PhotoSearch(catalog: catalog, databasePath: path, connectionCount: 1)
-        let page = try search.search(SearchQuery(terms: try SearchTerms("flatiron")))
+        let search = try PhotoSearch(catalog: catalog, databasePath: path)
+        let page = search.search(SearchQuery(terms: try SearchTerms("flatiron")))
         #expect(page.total == (try SearchHarness.load().oracle.matches("flatiron", filter: PhotoFilter()).count))
         #expect(page.total > 0)
     }

@@ -20,7 +20,7 @@ enum SearchHarness {
         let catalog = try CatalogStore.openOrBuild(
             dataDirectory: SharedCatalog.directory, sourceDirectory: PackageRoot.path + "/Data")
         let catalogRoutes = CatalogRoutes(catalog: catalog)
-        let search = try PhotoSearch(catalog: catalog, databasePath: path, connectionCount: 2)
+        let search = try PhotoSearch(catalog: catalog, databasePath: path)
         var router = Router()
         SearchRoutes(search: search, catalogRoutes: catalogRoutes, dataVersion: catalog.dataVersion).register(in: &router)
         return Shared(catalog: catalog, router: router, oracle: SearchOracle(catalog: catalog))

@@ -152,12 +152,12 @@ import TestSupport
     @Test func relevanceIsTheBM25OfTheWholeQuery() throws {
         let oracle = try SearchHarness.load().oracle
         let connection = try SQLiteConnection(path: try SharedCatalog.path(), mode: .readOnly)
-        let sql = SearchIndex.phraseRanksQuery.replacingOccurrences(of: " ORDER BY rowid", with: "")
+        let sql = FTS5Ranking.query
         var generator = SeededGenerator(seed: 0xB125)
         for _ in 0..<12 {
             let q = Self.randomQuery(oracle, &generator)
             let keys = SearchOracle.foldedWords(q)
-            let expression = keys.indices.map { SearchIndex.phrase(key: keys[$0], prefix: $0 == keys.count - 1) }.joined(separator: " ")
+            let expression = FTS5Ranking.expression(keys)
             let expected = try connection.query(sql, [.text(expression)]) { row in
                 (id: oracle.catalog.photos[row.int(0)].photoID, rank: row.double(1))
             }.sorted { $0.rank != $1.rank ? $0.rank < $1.rank : $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
