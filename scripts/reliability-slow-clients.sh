@@ -28,6 +28,7 @@ fail=0
 start_server test
 curl -sf "$BASE_URL/healthz" >/dev/null
 baseline=$(reqs)
+baseline_loris=$baseline
 echo "baseline: $baseline req/s"
 
 $CLIENTS --port "$PORT" slowloris --connections 1000 --interval 3 --duration $((DURATION + 10)) > "$WORK_DIR/slowloris.json" &
@@ -65,4 +66,6 @@ PY
 status=$(curl -s -o /dev/null -w '%{http_code}' "$BASE_URL/healthz")
 echo "after the flood: GET /healthz → $status; server alive: $(kill -0 "$SERVER_PID" && echo yes)"
 [[ "$status" == 200 ]] || { echo "FAIL: the server does not answer after the flood"; fail=1; }
+flood_summary=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(r["ok"], "served,", r["closed_without_answer"] + r["reset"], "closed past the cap")' "$WORK_DIR/flood.json")
+echo "summary: slowloris $(ratio "$under_loris" "$baseline_loris"), slow readers $(ratio "$under_slowread" "$baseline") of the unloaded req/s (goal >= 0.50 each); flood: $flood_summary, /healthz after it $status; $([[ $fail == 0 ]] && echo PASS || echo FAIL)"
 exit "$fail"

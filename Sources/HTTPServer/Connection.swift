@@ -149,7 +149,7 @@ final class Connection {
 
     /// Writes as much of `outbound` as the socket takes and tells the state machine how far it got.
     private func flush() -> ConnectionAction {
-        var progressed = false
+        var total = 0
         while !outbound.isEmpty {
             let result: IOResult<Int>
             do {
@@ -160,12 +160,12 @@ final class Connection {
             switch result {
             case .done(let written):
                 consumeOutbound(written)
-                progressed = true
+                total += written
             case .wouldBlock:
-                return machine.writeBlocked(progressed: progressed, now: MonotonicClock.now())
+                return machine.writeBlocked(written: total, now: MonotonicClock.now())
             }
         }
-        return machine.writeFinished(now: MonotonicClock.now())
+        return machine.writeFinished(written: total, now: MonotonicClock.now())
     }
 
     /// One `sendmsg` of the unwritten rest of `outbound[0]` and, when there is one,

@@ -36,7 +36,9 @@ struct ConnectionStateMachine {
         case request
         /// A keep-alive connection between requests.
         case idle
-        /// A response the peer does not read: counts from the last progress.
+        /// A response the peer does not keep up with: closed when it takes nothing for the
+        /// send timeout (nginx's `send_timeout`), or less than the minimum rate allows since
+        /// it stopped keeping up (a reader that trickles would otherwise hold it for ever).
         case write
         /// The lingering close after a closing response.
         case linger
@@ -56,6 +58,12 @@ struct ConnectionStateMachine {
     /// The shell holds bytes not yet written; nothing more is parsed until they are.
     private var writing = false
     private var shuttingDown = false
+    /// Since when the peer has not kept up with what we write (a write blocked), and how
+    /// many bytes it has taken since; nil while writes complete. Kept across the responses
+    /// to requests it pipelined meanwhile, so a slow reader cannot restart it with each.
+    private var slowSend: (since: UInt64, written: UInt64)?
+    /// When the peer last took a byte of a blocked write.
+    private var lastSendProgress: UInt64 = 0
     /// When the current timeout fires; `.max` while a handler runs.
     private(set) var deadline: UInt64 = .max
     private(set) var deadlineKind = DeadlineKind.request
@@ -99,10 +107,21 @@ struct ConnectionStateMachine {
         close()
     }
 
-    /// Everything handed over with `.sendContinue` and `.respond` is written.
-    mutating func writeFinished(now: UInt64) -> ConnectionAction {
+    /// Everything handed over with `.sendContinue` and `.respond` is written, the last
+    /// `written` bytes by this flush.
+    mutating func writeFinished(written: Int, now: UInt64) -> ConnectionAction {
         guard writing else { return .none }
         writing = false
+        if var span = slowSend {
+            if inboundStart < inbound.count {
+                // A pipelined request is waiting: its response continues the slow span.
+                span.written += UInt64(written)
+                slowSend = span
+                if written > 0 { lastSendProgress = now }
+            } else {
+                slowSend = nil
+            }
+        }
         if closeAfterWrite, case .readingHead = state {
             state = .lingering
             setDeadline(.linger, now: now)
@@ -112,9 +131,18 @@ struct ConnectionStateMachine {
         return drive(now: now)
     }
 
-    /// The socket took only part (`progressed`) or none of the bytes; wait until it is writable.
-    mutating func writeBlocked(progressed: Bool, now: UInt64) -> ConnectionAction {
-        if deadlineKind != .write || progressed { setDeadline(.write, now: now) }
+    /// The socket took only `written` bytes (maybe none) of what is queued; wait until it is writable.
+    mutating func writeBlocked(written: Int, now: UInt64) -> ConnectionAction {
+        if var span = slowSend {
+            span.written += UInt64(written)
+            slowSend = span
+            if written > 0 { lastSendProgress = now }
+        } else {
+            // What went before filled the socket's buffer: the rate counts from here.
+            slowSend = (since: now, written: 0)
+            lastSendProgress = now
+        }
+        setDeadline(.write, now: now)
         return .awaitWritable
     }
 
@@ -311,12 +339,27 @@ struct ConnectionStateMachine {
 
     private mutating func setDeadline(_ kind: DeadlineKind, now: UInt64) {
         deadlineKind = kind
-        let timeout =
-            switch kind {
-            case .idle, .write: settings.idleTimeout
-            case .request: settings.requestTimeout
-            case .linger: settings.lingerTimeout
-            }
-        deadline = timeout > UInt64.max - now ? .max : now + timeout
+        switch kind {
+        case .idle: deadline = Self.adding(settings.idleTimeout, to: now)
+        case .request: deadline = Self.adding(settings.requestTimeout, to: now)
+        case .linger: deadline = Self.adding(settings.lingerTimeout, to: now)
+        case .write: deadline = sendDeadline()
+        }
+    }
+
+    /// The earlier of: the send timeout after the last progress, and the send timeout
+    /// after the peer stopped keeping up plus the time the minimum rate allows for what it
+    /// has taken since.
+    private func sendDeadline() -> UInt64 {
+        let stalled = Self.adding(settings.sendTimeout, to: lastSendProgress)
+        guard let span = slowSend, settings.minimumSendRate > 0 else { return stalled }
+        let rate = settings.minimumSendRate
+        let (whole, overflow) = (span.written / rate).multipliedReportingOverflow(by: 1_000_000_000)
+        let earned = overflow ? UInt64.max : Self.adding(span.written % rate * 1_000_000_000 / rate, to: whole)
+        return min(stalled, Self.adding(earned, to: Self.adding(settings.sendTimeout, to: span.since)))
+    }
+
+    private static func adding(_ duration: UInt64, to time: UInt64) -> UInt64 {
+        duration > UInt64.max - time ? .max : time + duration
     }
 }

@@ -47,7 +47,7 @@ final class EventLoop: @unchecked Sendable {
         epoll = FileDescriptor(try systemCallValue("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) })
         wakeDescriptor = FileDescriptor(try systemCallValue("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) })
         let settings = context.connectionSettings
-        let shortest = min(settings.requestTimeout, settings.idleTimeout) / 10
+        let shortest = min(settings.requestTimeout, settings.idleTimeout, settings.sendTimeout) / 10
         sweepInterval = min(max(shortest, 1_000_000), 100_000_000)
     }
 

@@ -14,6 +14,14 @@ public struct HTTPServerConfiguration: Sendable {
     public var headReadTimeout: Duration = .seconds(10)
     /// A keep-alive connection with no request in progress is closed after this long.
     public var idleTimeout: Duration = .seconds(30)
+    /// A response the client does not read is abandoned and the connection closed when,
+    /// once a write has blocked, the client takes no byte for this long (nginx's
+    /// `send_timeout`), or takes less than `minimumSendRate` allows after this grace.
+    public var sendTimeout: Duration = .seconds(30)
+    /// Bytes per second a client that does not keep up with a response must still read,
+    /// counted from the moment a write blocked, after `sendTimeout` of grace; 0 turns the
+    /// check off. Far below any real link, far above a slow-read attack's trickle.
+    public var minimumSendRate = 1024
     /// Request line plus header fields → 431 beyond.
     public var maxHeadBytes = 16 * 1024
     /// Request-target → 414 beyond.

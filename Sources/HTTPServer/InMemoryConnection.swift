@@ -4,8 +4,10 @@ import Logging
 /// router mode): bytes in, bytes out, through the same `ConnectionStateMachine`,
 /// `RequestPipeline` and `ResponseEncoder` as a connection of the running server, so
 /// the answers are the server's, byte for byte (but for the `Date` value). Its clock
-/// is fake and moves only when told, so timeouts are tested without waiting; every
-/// write completes at once, and `.blocking` handlers run on the caller's thread.
+/// is fake and moves only when told, so timeouts are tested without waiting. Every
+/// write completes at once, unless the connection is made with a `sendBufferBytes`: then
+/// the peer reads only when the test says so (`read(_:)`), as a slow reader does, and
+/// writes block when that buffer is full. `.blocking` handlers run on the caller's thread.
 ///
 /// Not `Sendable`: one test owns it.
 public final class InMemoryConnection {
@@ -13,7 +15,12 @@ public final class InMemoryConnection {
     private let logger: Logger
     private let serverName: String
     private let dateCache = HTTPDateCache()
+    /// What the server wrote and the peer has not read yet.
     private var output: [UInt8] = []
+    /// What the server has queued and the socket has not taken yet (the buffer was full).
+    private var unsent: [UInt8] = []
+    /// The socket's send buffer; nil: unlimited, and the peer reads everything at once.
+    private let sendBufferBytes: Int?
 
     /// Nanoseconds on the fake monotonic clock since the connection was accepted.
     public private(set) var now: UInt64 = 0
@@ -24,8 +31,10 @@ public final class InMemoryConnection {
 
     public init(
         router: Router, configuration: HTTPServerConfiguration = HTTPServerConfiguration(), remoteAddress: String = "127.0.0.1",
-        logger: Logger = Logger(label: "in-memory-connection", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "in-memory-connection", factory: { _ in SwiftLogNoOpLogHandler() }),
+        sendBufferBytes: Int? = nil
     ) {
+        self.sendBufferBytes = sendBufferBytes
         var requestIDs = RequestIDGenerator()
         machine = ConnectionStateMachine(
             settings: ConnectionSettings(configuration: configuration, router: router), remoteAddress: remoteAddress,
@@ -51,6 +60,15 @@ public final class InMemoryConnection {
         return perform(machine.tick(now: now))
     }
 
+    /// The peer reads at most `count` bytes of what the server wrote (with a
+    /// `sendBufferBytes`), which frees that much of the buffer for a blocked write.
+    public func read(_ count: Int) -> [UInt8] {
+        let taken = Array(output.prefix(count))
+        output.removeFirst(taken.count)
+        if !isClosed, !unsent.isEmpty, !taken.isEmpty { _ = perform(flush()) }
+        return taken
+    }
+
     /// The peer hangs up.
     public func close() {
         _ = perform(machine.peerClosed())
@@ -63,13 +81,13 @@ public final class InMemoryConnection {
             case .none, .awaitReadable, .awaitWritable:
                 return takeOutput()
             case .sendContinue:
-                output += ResponseEncoder.continueResponse
-                action = machine.writeFinished(now: now)
+                unsent += ResponseEncoder.continueResponse
+                action = flush()
             case .respond(let response, let context, _):
                 let encoded = ResponseEncoder.encode(response, context: context, serverName: serverName, date: dateCache.current())
-                output += encoded.head
-                output += encoded.body
-                action = machine.writeFinished(now: now)
+                unsent += encoded.head
+                unsent += encoded.body
+                action = flush()
             case .handle(let request, let match):
                 let response = RequestPipeline.response(to: request, match: match, logger: logger)
                 action = machine.handlerFinished(response, now: now)
@@ -83,7 +101,18 @@ public final class InMemoryConnection {
         return takeOutput()
     }
 
+    /// Moves into the send buffer what fits, as a nonblocking `send` would.
+    private func flush() -> ConnectionAction {
+        let room = sendBufferBytes.map { max($0 - output.count, 0) } ?? unsent.count
+        let written = min(room, unsent.count)
+        output += unsent.prefix(written)
+        unsent.removeFirst(written)
+        return unsent.isEmpty ? machine.writeFinished(written: written, now: now) : machine.writeBlocked(written: written, now: now)
+    }
+
+    /// What the peer reads at once: everything, unless it reads only through `read(_:)`.
     private func takeOutput() -> [UInt8] {
+        guard sendBufferBytes == nil else { return [] }
         defer { output = [] }
         return output
     }

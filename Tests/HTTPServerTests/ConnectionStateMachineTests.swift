@@ -38,18 +38,19 @@ import Testing
         #expect(log.requestID == "id-1")
     }
 
-    @Test func aStalledWriteClosesOneIdleTimeoutAfterItsLastProgress() {
+    @Test func aStalledWriteClosesOneSendTimeoutAfterItsLastProgress() {
         var machine = Self.machine()
         Self.respond(&machine, at: Self.second)
-        guard case .awaitWritable = machine.writeBlocked(progressed: false, now: 2 * Self.second) else {
+        guard case .awaitWritable = machine.writeBlocked(written: 0, now: 2 * Self.second) else {
             Issue.record("a blocked write does not wait for writability")
             return
         }
         #expect(machine.deadlineKind == .write)
         #expect(machine.deadline == 32 * Self.second)
-        // Progress pushes the deadline back; a wake-up without progress does not.
-        _ = machine.writeBlocked(progressed: true, now: 20 * Self.second)
-        _ = machine.writeBlocked(progressed: false, now: 25 * Self.second)
+        // Progress pushes the deadline back (enough of it for the minimum rate); a wake-up
+        // without progress does not.
+        _ = machine.writeBlocked(written: 1_000_000, now: 20 * Self.second)
+        _ = machine.writeBlocked(written: 0, now: 25 * Self.second)
         guard case .none = machine.tick(now: 50 * Self.second - 1) else {
             Issue.record("closed before the write deadline")
             return
@@ -64,8 +65,8 @@ import Testing
     @Test func aFinishedWriteGoesBackToTheIdleTimeout() {
         var machine = Self.machine()
         Self.respond(&machine, at: 0)
-        _ = machine.writeBlocked(progressed: true, now: 5 * Self.second)
-        guard case .awaitReadable = machine.writeFinished(now: 6 * Self.second) else {
+        _ = machine.writeBlocked(written: 100, now: 5 * Self.second)
+        guard case .awaitReadable = machine.writeFinished(written: 100, now: 6 * Self.second) else {
             Issue.record("does not read the next request")
             return
         }
@@ -92,7 +93,7 @@ import Testing
     @Test func aClosingResponseLingersOnceWritten() {
         var machine = Self.machine()
         Self.respond(&machine, at: 0, close: true)
-        guard case .linger = machine.writeFinished(now: 2 * Self.second) else {
+        guard case .linger = machine.writeFinished(written: 0, now: 2 * Self.second) else {
             Issue.record("no lingering close")
             return
         }
