@@ -40,6 +40,10 @@ public final class AccountsDatabase: UserDataStore {
             let reader = try SQLiteConnection(path: path)
             reader.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds)
             try reader.execute("PRAGMA query_only = ON")
+            // One read now opens the reader's descriptors of the WAL and its index, which
+            // SQLite otherwise opens at the reader's first read: the server's descriptors
+            // are all open from the start, and a count that grows under load is a leak.
+            try reader.execute("SELECT count(*) FROM sqlite_schema")
             readers.append(LockedConnection(reader))
         }
         self.readers = readers
