@@ -9,8 +9,14 @@ public final class ServerProcess {
     public let process: Process
     public let port: Int
 
-    /// Built by `swift build` / `swift test` (IntegrationTests depends on the executable).
-    public static let executable = PackageRoot.path + "/.build/debug/past-nyc"
+    /// The `past-nyc` built beside the running test bundle: `swift test` puts both in
+    /// one build folder, whichever `--scratch-path` or `--sanitize` it was given, so a
+    /// sanitizer run starts the server built with the same sanitizer (IntegrationTests
+    /// depends on the executable).
+    public static let executable: String = {
+        let testBundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        return URL(fileURLWithPath: testBundle).deletingLastPathComponent().appendingPathComponent("past-nyc").path
+    }()
 
     public enum StartError: Error, CustomStringConvertible {
         case missingExecutable(String)
