@@ -71,12 +71,12 @@ struct DeadlineQueue {
             // Another connection's entry, or none: nothing to queue for this one.
             if slot.deadline != .max { liveCount -= 1 }
             slots[index] = Slot(connectionID: connectionID, deadline: .max)
-            return
+        } else {
+            if slot.deadline == .max { liveCount += 1 }
+            slots[index] = Slot(connectionID: connectionID, deadline: deadline)
+            push(Entry(deadline: deadline, descriptor: descriptor, connectionID: connectionID))
         }
-        if slot.deadline == .max { liveCount += 1 }
-        slots[index] = Slot(connectionID: connectionID, deadline: deadline)
-        push(Entry(deadline: deadline, descriptor: descriptor, connectionID: connectionID))
-        if heap.count > 2 * liveCount + compactionSlack { compact() }
+        compactIfMostlyStale()
     }
 
     /// Forgets the connection on `descriptor` (it closed); its entries become stale.
@@ -85,6 +85,7 @@ struct DeadlineQueue {
         guard index < slots.count, slots[index].deadline != .max else { return }
         slots[index].deadline = .max
         liveCount -= 1
+        compactIfMostlyStale()
     }
 
     /// Removes and returns every connection whose live entry is at or before `now`, earliest
@@ -102,6 +103,7 @@ struct DeadlineQueue {
             liveCount -= 1
             due.append(Due(descriptor: first.descriptor, connectionID: first.connectionID))
         }
+        compactIfMostlyStale()
         return due
     }
 
@@ -138,8 +140,10 @@ struct DeadlineQueue {
         }
     }
 
-    /// Rebuilds the heap from the live entries alone, dropping the stale ones.
-    private mutating func compact() {
+    /// Rebuilds the heap from the live entries alone once stale ones outnumber them by
+    /// `compactionSlack`: the heap stays within twice the open connections plus the slack.
+    private mutating func compactIfMostlyStale() {
+        guard heap.count > 2 * liveCount + compactionSlack else { return }
         heap.removeAll(keepingCapacity: true)
         for (index, slot) in slots.enumerated() where slot.deadline != .max {
             heap.append(Entry(deadline: slot.deadline, descriptor: Int32(index), connectionID: slot.connectionID))
