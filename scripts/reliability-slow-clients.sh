@@ -23,12 +23,12 @@ CONNECTIONS=${CONNECTIONS:-32}
 SERVER_CPUS=${SERVER_CPUS-0}
 CLIENT_CPUS=${CLIENT_CPUS-1}
 if [[ "$(nproc)" -lt 2 ]] || ! command -v taskset >/dev/null; then SERVER_CPUS=""; CLIENT_CPUS=""; fi
-client() { if [[ -n "$CLIENT_CPUS" ]]; then taskset -c "$CLIENT_CPUS" "$@"; else "$@"; fi; }
-CLIENTS="client python3 $ROOT/scripts/hostile-clients.py"
+on_client_cpus() { if [[ -n "$CLIENT_CPUS" ]]; then taskset -c "$CLIENT_CPUS" "$@"; else "$@"; fi; }
+CLIENTS="on_client_cpus python3 $ROOT/scripts/hostile-clients.py"
 NEARBY="/nearby?lat=40.7306&lon=-73.9866&limit=10&photos=5"
 ulimit -n "$(ulimit -Hn)"
 
-reqs() { client wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" "$BASE_URL$NEARBY" | awk '/Requests\/sec/ { print $2 }'; }
+reqs() { on_client_cpus wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" "$BASE_URL$NEARBY" | awk '/Requests\/sec/ { print $2 }'; }
 ratio() { python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}')" "$1" "$2"; }
 at_least_half() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 0.5 * float(sys.argv[2]) else 1)" "$1" "$2"; }
 fail=0
