@@ -8,17 +8,27 @@
 # limit) sends one more request on each once all are open, and wrk runs right after,
 # well inside that window.
 #
+# CPUs are pinned as scripts/bench.sh pins them: the server on CPU 0 (one event loop,
+# holding all 10,000), wrk on CPU 1, and the client holding the idle connections on
+# wrk's CPU too, so neither client takes the server's core. Unpinned, the scheduler
+# puts them anywhere and the figure moves with it.
+#
 # Usage: swift build -c release --product past-nyc && scripts/reliability-idle.sh
-# Environment: IDLE (10000), DURATION (wrk seconds, 10), CONNECTIONS (wrk's, 32).
+# Environment: IDLE (10000), DURATION (wrk seconds, 10), CONNECTIONS (wrk's, 32),
+# SERVER_CPUS (0) and CLIENT_CPUS (1), empty for no pinning.
 set -euo pipefail
 source "$(dirname "$0")/run-server.sh"
 IDLE=${IDLE:-10000}
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-32}
+SERVER_CPUS=${SERVER_CPUS-0}
+CLIENT_CPUS=${CLIENT_CPUS-1}
+if [[ "$(nproc)" -lt 2 ]] || ! command -v taskset >/dev/null; then SERVER_CPUS=""; CLIENT_CPUS=""; fi
+on_client_cpus() { if [[ -n "$CLIENT_CPUS" ]]; then taskset -c "$CLIENT_CPUS" "$@"; else "$@"; fi; }
 NEARBY="/nearby?lat=40.7306&lon=-73.9866&limit=10&photos=5"
 ulimit -n "$(ulimit -Hn)"
 
-reqs() { wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" "$BASE_URL$NEARBY" | awk '/Requests\/sec/ { print $2 }'; }
+reqs() { on_client_cpus wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" "$BASE_URL$NEARBY" | awk '/Requests\/sec/ { print $2 }'; }
 rss_mib() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$SERVER_PID/status"; }
 fds() { ls "/proc/$SERVER_PID/fd" | wc -l; }
 
@@ -28,7 +38,7 @@ baseline=$(reqs)
 rss_before=$(rss_mib); fds_before=$(fds)
 echo "without idle connections: $baseline req/s, RSS $rss_before MiB, $fds_before descriptors"
 
-python3 "$ROOT/scripts/hostile-clients.py" --port "$PORT" idle --connections "$IDLE" --hold $((DURATION + 8)) \
+on_client_cpus python3 "$ROOT/scripts/hostile-clients.py" --port "$PORT" idle --connections "$IDLE" --hold $((DURATION + 8)) \
     > "$WORK_DIR/idle.json" 2> "$WORK_DIR/idle.log" &
 client=$!
 for _ in $(seq 1 5000); do grep -qs "^ready" "$WORK_DIR/idle.log" && break; sleep 0.1; done

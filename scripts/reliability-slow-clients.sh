@@ -10,17 +10,25 @@
 #    at once, each sending GET /healthz: the ones past the cap must be closed cleanly
 #    (no answer, no hang), and the server must answer /healthz afterwards.
 #
+# CPUs are pinned as scripts/bench.sh pins them: the server on CPU 0, wrk and the
+# misbehaving clients on CPU 1, so the clients never take the server's core.
+#
 # Usage: swift build -c release --product past-nyc && scripts/reliability-slow-clients.sh
-# Environment: DURATION (wrk seconds, 10), CONNECTIONS (wrk's, 32).
+# Environment: DURATION (wrk seconds, 10), CONNECTIONS (wrk's, 32), SERVER_CPUS (0)
+# and CLIENT_CPUS (1), empty for no pinning.
 set -euo pipefail
 source "$(dirname "$0")/run-server.sh"
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-32}
-CLIENTS="python3 $ROOT/scripts/hostile-clients.py"
+SERVER_CPUS=${SERVER_CPUS-0}
+CLIENT_CPUS=${CLIENT_CPUS-1}
+if [[ "$(nproc)" -lt 2 ]] || ! command -v taskset >/dev/null; then SERVER_CPUS=""; CLIENT_CPUS=""; fi
+on_client_cpus() { if [[ -n "$CLIENT_CPUS" ]]; then taskset -c "$CLIENT_CPUS" "$@"; else "$@"; fi; }
+CLIENTS="on_client_cpus python3 $ROOT/scripts/hostile-clients.py"
 NEARBY="/nearby?lat=40.7306&lon=-73.9866&limit=10&photos=5"
 ulimit -n "$(ulimit -Hn)"
 
-reqs() { wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" "$BASE_URL$NEARBY" | awk '/Requests\/sec/ { print $2 }'; }
+reqs() { on_client_cpus wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" "$BASE_URL$NEARBY" | awk '/Requests\/sec/ { print $2 }'; }
 ratio() { python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}')" "$1" "$2"; }
 at_least_half() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 0.5 * float(sys.argv[2]) else 1)" "$1" "$2"; }
 fail=0

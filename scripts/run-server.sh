@@ -3,7 +3,8 @@
 # when the script exits.
 #
 # After `start_server <password-cost>`: $PORT, $BASE_URL, $SERVER_PID, $WORK_DIR.
-# PAST_NYC_BIN runs another build than .build/release/past-nyc.
+# PAST_NYC_BIN runs another build than .build/release/past-nyc; SERVER_CPUS, when set,
+# pins the server to those CPUs (`taskset -c`), so it starts one event loop per CPU given.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${PAST_NYC_BIN:-"$ROOT/.build/release/past-nyc"}
@@ -40,7 +41,7 @@ start_server() {
         mkdir -p "${DATA_DIR:-$WORK_DIR/data}"
         cp "$CATALOG" "${DATA_DIR:-$WORK_DIR/data}/catalog.sqlite"
     fi
-    "$BIN" serve --host 127.0.0.1 --port 0 --data-dir "${DATA_DIR:-$WORK_DIR/data}" --source-dir "$ROOT/Data" \
+    ${SERVER_CPUS:+taskset -c "$SERVER_CPUS"} "$BIN" serve --host 127.0.0.1 --port 0 --data-dir "${DATA_DIR:-$WORK_DIR/data}" --source-dir "$ROOT/Data" \
         --openapi "$ROOT/openapi.yaml" --password-cost "$cost" --log-level notice "$@" 2>"$log" &
     SERVER_PID=$!
     PORT=""

@@ -33,6 +33,8 @@ final class EventLoop: @unchecked Sendable {
     private(set) var shuttingDown = false
     private var running = true
     private var nextSweep: UInt64 = 0
+    /// The open connections' deadlines, so a sweep visits only those that are due.
+    private var deadlines = DeadlineQueue()
     /// How often deadlines are checked: a tenth of the shortest timeout, within 1…100 ms.
     private let sweepInterval: UInt64
     let dateCache = HTTPDateCache()
@@ -90,6 +92,7 @@ final class EventLoop: @unchecked Sendable {
                     acceptConnections()
                 } else if let connection = connections[descriptor] {
                     connection.handle(events: flags)
+                    schedule(connection)
                 }
             }
             let now = MonotonicClock.now()
@@ -114,7 +117,10 @@ final class EventLoop: @unchecked Sendable {
         }
         acceptResumesAt = nil
         stoppedAccepting.leave()
-        for connection in Array(connections.values) { connection.shutdownRequested() }
+        for connection in Array(connections.values) {
+            connection.shutdownRequested()
+            schedule(connection)
+        }
         if connections.isEmpty { running = false }
     }
 
@@ -129,10 +135,12 @@ final class EventLoop: @unchecked Sendable {
     func deliver(_ response: HTTPResponse, to descriptor: Int32, connectionID: UInt64) {
         guard let connection = connections[descriptor], connection.id == connectionID else { return }
         connection.handlerFinished(response)
+        schedule(connection)
     }
 
     func connectionClosed(_ connection: Connection) {
         connections.removeValue(forKey: connection.socket.rawValue)
+        deadlines.remove(descriptor: connection.socket.rawValue)
         context.openConnections.subtract(1, ordering: .relaxed)
         if shuttingDown && connections.isEmpty { running = false }
     }
@@ -222,9 +230,11 @@ final class EventLoop: @unchecked Sendable {
             return
         }
         nextConnectionID &+= 1
-        connections[descriptor] = Connection(
+        let connection = Connection(
             socket: socket, id: nextConnectionID, remoteAddress: Self.describe(address), loop: self,
             acceptedAt: MonotonicClock.now())
+        connections[descriptor] = connection
+        schedule(connection)
     }
 
     private func sweep(now: UInt64) {
@@ -236,9 +246,19 @@ final class EventLoop: @unchecked Sendable {
                 acceptResumesAt = now + Self.acceptPause
             }
         }
-        for connection in connections.values where connection.deadline <= now {
-            connection.tick(now: now)
+        for due in deadlines.takeDue(now: now) {
+            guard let connection = connections[due.descriptor], connection.id == due.connectionID else { continue }
+            if connection.deadline <= now { connection.tick(now: now) }
+            schedule(connection)
         }
+    }
+
+    /// Queues `connection`'s current deadline, unless it has closed. Called after every
+    /// event that can move the deadline, which keeps `DeadlineQueue`'s invariant.
+    private func schedule(_ connection: Connection) {
+        let descriptor = connection.socket.rawValue
+        guard connections[descriptor] === connection else { return }
+        deadlines.schedule(descriptor: descriptor, connectionID: connection.id, deadline: connection.deadline)
     }
 
     private func control(_ operation: Int32, _ descriptor: Int32, events: UInt32) throws(HTTPServerError) {
