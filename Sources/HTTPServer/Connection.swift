@@ -98,8 +98,8 @@ final class Connection {
                     date: loop.dateCache.current())
                 outbound.append(encoded.head)
                 if !encoded.body.isEmpty { outbound.append(encoded.body) }
-                AccessLog.record(
-                    loop.context.logger, method: log.method, path: log.path, status: encoded.status,
+                loop.context.accessLog.record(
+                    method: log.method, path: log.path, status: encoded.status,
                     bytes: encoded.body.count, startedAt: log.startedAt, requestID: log.requestID, remote: remoteAddress)
                 action = flush()
             case .handle(let request, let routed):
