@@ -77,10 +77,12 @@ final class Connection {
     // MARK: Actions
 
     /// Performs `action` and the ones it leads to, until the connection waits for an event.
-    private func perform(_ action: ConnectionAction) {
-        var action = action
+    /// Each action is consumed by its `switch`, so its payload (a request, a response) is
+    /// moved into the bindings instead of copied, retain by retain, and destroyed twice.
+    private func perform(_ first: consuming ConnectionAction) {
+        var action = first
         while !closed {
-            switch action {
+            switch consume action {
             case .none:
                 return
             case .awaitReadable:
