@@ -30,18 +30,19 @@ public struct AccessLogRecord: Sendable {
 
     /// The duration as milliseconds with three decimals (`0.042`), without Foundation formatting.
     public var durationMilliseconds: [UInt8] {
-        var text: [UInt8] = []
-        appendDurationMilliseconds(to: &text)
-        return text
+        ByteWriter.bytes(capacity: Self.maxDurationBytes) { writeDurationMilliseconds(to: &$0) }
     }
 
-    /// Appends `durationMilliseconds`, for a handler that writes the line as bytes.
-    public func appendDurationMilliseconds(to text: inout [UInt8]) {
+    /// The most bytes `durationMilliseconds` takes: 17 digits of whole milliseconds, a dot, three decimals.
+    package static let maxDurationBytes = 21
+
+    /// Writes `durationMilliseconds`, for a handler that writes the line as bytes.
+    package func writeDurationMilliseconds(to text: inout ByteWriter) {
         let fraction = durationMicroseconds % 1000
-        text.append(decimal: durationMicroseconds / 1000)
-        text.append(UInt8(ascii: "."))
-        text.append(UInt8(ascii: "0") + UInt8(fraction / 100))
-        text.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
-        text.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+        text.write(decimal: durationMicroseconds / 1000)
+        text.write(UInt8(ascii: "."))
+        text.write(UInt8(ascii: "0") + UInt8(fraction / 100))
+        text.write(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
+        text.write(UInt8(ascii: "0") + UInt8(fraction % 10))
     }
 }

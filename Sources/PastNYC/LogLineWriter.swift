@@ -45,16 +45,15 @@ final class LogLineWriter: Sendable {
         }
     }
 
-    /// Appends one line: `ts=` and the current time, what `fields` appends, a newline.
-    /// The line is formatted straight into the pending batch, under the lock, so a line
-    /// costs no buffer of its own; `fields` must only append bytes (no logging, no waiting).
-    func appendLine(_ fields: (inout [UInt8]) -> Void) {
+    /// Appends one line: `ts=` and the current time, `fields`, a newline; the timestamp is
+    /// formatted straight into the pending batch.
+    func appendLine(_ fields: UnsafeBufferPointer<UInt8>) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let full = pending.withLock { pending in
             pending.bytes.append("ts=")
             Self.appendTimestamp(now, to: &pending)
-            fields(&pending.bytes)
+            pending.bytes.append(contentsOf: fields)
             pending.bytes.append(UInt8(ascii: "\n"))
             return pending.bytes.count >= Self.batchBytes
         }
