@@ -199,6 +199,12 @@ final class Connection {
 
     /// Drops the `written` bytes from the front of `outbound`.
     private func consumeOutbound(_ written: Int) {
+        if outbound.count == 2, written == outbound[0].count - outboundOffset + outbound[1].count {
+            // A head and its body, written whole: the usual case, without shifting the array.
+            outbound.removeAll(keepingCapacity: true)
+            outboundOffset = 0
+            return
+        }
         var remaining = written
         while remaining > 0 {
             let unwritten = outbound[0].count - outboundOffset
