@@ -28,7 +28,7 @@ for _ in $(seq 600); do
 done
 taskset -c 1 wrk -t1 -c64 -d3s -s scripts/bench/replay.lua "http://127.0.0.1:$PORT" -- "$POOL" 1 >/dev/null
 sleep 1  # the log writer flushes every 50 ms
-callgrind_control -i on $SERVER >/dev/null
+callgrind_control -i on $SERVER >/dev/null 2>&1
 callgrind_control -z $SERVER >/dev/null 2>&1
 before=$(grep -c 'msg=request' "$D/log" || true)
 taskset -c 1 wrk -t1 -c64 -d"${SECONDS_}s" -s scripts/bench/replay.lua "http://127.0.0.1:$PORT" -- "$POOL" 1 >/dev/null
