@@ -77,10 +77,12 @@ final class Connection {
     // MARK: Actions
 
     /// Performs `action` and the ones it leads to, until the connection waits for an event.
-    private func perform(_ action: ConnectionAction) {
-        var action = action
+    /// Each action is consumed by its `switch`, so its payload (a request, a response) is
+    /// moved into the bindings instead of copied, retain by retain, and destroyed twice.
+    private func perform(_ first: consuming ConnectionAction) {
+        var action = first
         while !closed {
-            switch action {
+            switch consume action {
             case .none:
                 return
             case .awaitReadable:
@@ -98,8 +100,8 @@ final class Connection {
                     date: loop.dateCache.current())
                 outbound.append(encoded.head)
                 if !encoded.body.isEmpty { outbound.append(encoded.body) }
-                AccessLog.record(
-                    loop.context.logger, method: log.method, path: log.path, status: encoded.status,
+                loop.context.accessLog.record(
+                    method: log.method, path: log.path, status: encoded.status,
                     bytes: encoded.body.count, startedAt: log.startedAt, requestID: log.requestID, remote: remoteAddress)
                 action = flush()
             case .handle(let request, let routed):
@@ -197,6 +199,12 @@ final class Connection {
 
     /// Drops the `written` bytes from the front of `outbound`.
     private func consumeOutbound(_ written: Int) {
+        if outbound.count == 2, written == outbound[0].count - outboundOffset + outbound[1].count {
+            // A head and its body, written whole: the usual case, without shifting the array.
+            outbound.removeAll(keepingCapacity: true)
+            outboundOffset = 0
+            return
+        }
         var remaining = written
         while remaining > 0 {
             let unwritten = outbound[0].count - outboundOffset

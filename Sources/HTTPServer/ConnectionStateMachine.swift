@@ -12,7 +12,8 @@ struct ConnectionStateMachine {
     private enum State {
         case readingHead
         case readingBody(Exchange, framing: BodyFraming)
-        case awaitingHandler(Exchange)
+        /// The request is with the shell (`.handle`); its exchange is in `answering`.
+        case awaitingHandler
         /// After a closing response: write side shut, reading and discarding until the
         /// peer closes, so unread request bytes do not turn our close into a reset that
         /// destroys the response in flight (RFC 9112 §9.6).
@@ -50,6 +51,10 @@ struct ConnectionStateMachine {
     private let makeRequestID: () -> String
 
     private var state = State.readingHead
+    /// The exchange of the request handed to the shell, until its response. Kept beside
+    /// `state`, not in it, so `handlerFinished` moves it out (`take()`) instead of copying
+    /// the request's strings and headers out of the enum, retain by retain.
+    private var answering: Exchange?
     private var inbound: [UInt8] = []
     private var inboundStart = 0
     private var body: [UInt8] = []
@@ -148,7 +153,7 @@ struct ConnectionStateMachine {
 
     /// The response to the request handed over with `.handle`.
     mutating func handlerFinished(_ response: HTTPResponse, now: UInt64) -> ConnectionAction {
-        guard case .awaitingHandler(let exchange) = state else { return .none }
+        guard case .awaitingHandler = state, let exchange = answering.take() else { return .none }
         return respond(response, to: exchange, now: now)
     }
 
@@ -280,7 +285,7 @@ struct ConnectionStateMachine {
     }
 
     /// Hands the complete request to the shell, which runs it through `RequestPipeline`.
-    private mutating func dispatch(_ exchange: Exchange) -> ConnectionAction {
+    private mutating func dispatch(_ exchange: consuming Exchange) -> ConnectionAction {
         let head = exchange.head
         var request = HTTPRequest(
             method: head.method, target: head.target, path: head.path, queryItems: head.queryItems,
@@ -288,10 +293,12 @@ struct ConnectionStateMachine {
             requestID: exchange.requestID)
         body = []
         if case .found(_, let pathParameters) = exchange.match { request.pathParameters = pathParameters }
-        state = .awaitingHandler(exchange)
+        let match = exchange.match
+        state = .awaitingHandler
+        answering = exchange
         // The handler may take its time; the request deadline covered only the reading.
         deadline = .max
-        return .handle(request, exchange.match)
+        return .handle(request, match)
     }
 
     // MARK: Writing

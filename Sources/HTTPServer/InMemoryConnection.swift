@@ -74,10 +74,10 @@ public final class InMemoryConnection {
         _ = perform(machine.peerClosed())
     }
 
-    private func perform(_ first: ConnectionAction) -> [UInt8] {
+    private func perform(_ first: consuming ConnectionAction) -> [UInt8] {
         var action = first
         while !isClosed {
-            switch action {
+            switch consume action {
             case .none, .awaitReadable, .awaitWritable:
                 return takeOutput()
             case .sendContinue:
@@ -96,6 +96,7 @@ public final class InMemoryConnection {
                 return takeOutput()
             case .close:
                 isClosed = true
+                return takeOutput()
             }
         }
         return takeOutput()

@@ -26,17 +26,34 @@ enum RequestID {
 /// once per event loop, then a counter. Unique across loops and restarts in practice;
 /// not a secret and not meant to be unguessable. One per loop, not `Sendable`.
 struct RequestIDGenerator {
-    private let prefix: String
+    /// The prefix's sixteen hex digits and the `-` after them.
+    private let prefix: [UInt8]
     private var counter: UInt64 = 0
 
     init() {
         var generator = SystemRandomNumberGenerator()
-        let value = generator.next() as UInt64
-        prefix = Hex.string(value)
+        var prefix: [UInt8] = []
+        Hex.append(generator.next() as UInt64, to: &prefix)
+        prefix.append(UInt8(ascii: "-"))
+        self.prefix = prefix
     }
 
+    /// `<prefix>-<counter in hex>`, written into the string's own storage: one allocation,
+    /// where concatenating `String(counter, radix: 16)` made three.
     mutating func next() -> String {
         counter &+= 1
-        return prefix + "-" + String(counter, radix: 16)
+        let value = counter
+        let digits = max(1, (UInt64.bitWidth - value.leadingZeroBitCount + 3) / 4)
+        return String(unsafeUninitializedCapacity: prefix.count + digits) { buffer in
+            var end = buffer.initialize(fromContentsOf: prefix)
+            end += digits
+            var remaining = value
+            for position in stride(from: end - 1, through: prefix.count, by: -1) {
+                let nibble = UInt8(truncatingIfNeeded: remaining & 0x0F)
+                buffer[position] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
+                remaining >>= 4
+            }
+            return end
+        }
     }
 }

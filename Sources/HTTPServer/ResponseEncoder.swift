@@ -31,6 +31,10 @@ enum ResponseEncoder {
 
     static let exposedHeaders = "ETag, Retry-After, WWW-Authenticate, Location, X-Request-ID"
 
+    /// The head's bytes besides the status, the header values and names: the status line's
+    /// and each field's punctuation, the fixed names, a 20-digit status code and Content-Length.
+    private static let fixedHeadBytes = 160
+
     /// Header names the server sets itself; a handler's values for them are dropped.
     private static let serverOwned = ["Content-Length", "Connection", "Date", "Server", "Transfer-Encoding", "X-Request-ID"]
 
@@ -64,42 +68,46 @@ enum ResponseEncoder {
             headers.set("Access-Control-Expose-Headers", exposedHeaders)
         }
 
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(320)
-        bytes.append("HTTP/1.1 ")
-        bytes.append(decimal: status.code)
-        bytes.append(UInt8(ascii: " "))
-        bytes.append(utf8: status.reasonPhrase)
-        bytes.append("\r\nDate: ")
-        bytes.append(contentsOf: date)
-        appendField("Server", serverName, to: &bytes)
-        for (name, value) in headers { appendField(name, value, to: &bytes) }
-        appendField("X-Request-ID", context.requestID, to: &bytes)
         // RFC 9110 §8.6: no Content-Length in 1xx and 204; in 304 it would describe the 200's body.
-        if status.code >= 200, status != .noContent, status != .notModified {
-            bytes.append("\r\nContent-Length: ")
-            bytes.append(decimal: body.count)
+        let hasContentLength = status.code >= 200 && status != .noContent && status != .notModified
+        var capacity =
+            fixedHeadBytes + status.reasonPhrase.utf8.count + date.count + serverName.utf8.count
+            + context.requestID.utf8.count
+        for (name, value) in headers { capacity += name.utf8.count + value.utf8.count + 4 }
+        let head = ByteWriter.bytes(capacity: capacity) { bytes in
+            bytes.write("HTTP/1.1 ")
+            bytes.write(decimal: status.code)
+            bytes.write(UInt8(ascii: " "))
+            bytes.write(utf8: status.reasonPhrase)
+            bytes.write("\r\nDate: ")
+            bytes.write(date)
+            bytes.write("\r\nServer: ")
+            bytes.write(utf8: serverName)
+            for (name, value) in headers {
+                bytes.write("\r\n")
+                bytes.write(utf8: name)
+                bytes.write(": ")
+                bytes.write(utf8: value)
+            }
+            bytes.write("\r\nX-Request-ID: ")
+            bytes.write(utf8: context.requestID)
+            if hasContentLength {
+                bytes.write("\r\nContent-Length: ")
+                bytes.write(decimal: body.count)
+            }
+            if context.closing {
+                bytes.write("\r\nConnection: close")
+            } else if context.echoKeepAlive {
+                bytes.write("\r\nConnection: keep-alive")
+            }
+            bytes.write("\r\n\r\n")
         }
-        if context.closing {
-            appendField("Connection", "close", to: &bytes)
-        } else if context.echoKeepAlive {
-            appendField("Connection", "keep-alive", to: &bytes)
-        }
-        bytes.append("\r\n\r\n")
         let sendsBody = context.method != .head && status != .notModified && status != .noContent
-        return Encoded(head: bytes, body: sendsBody ? body : [], status: status)
+        return Encoded(head: head, body: sendsBody ? body : [], status: status)
     }
 
     /// The interim `100 Continue` (RFC 9110 §15.2.1).
     static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-
-    @inline(__always)
-    private static func appendField(_ name: String, _ value: String, to bytes: inout [UInt8]) {
-        bytes.append("\r\n")
-        bytes.append(utf8: name)
-        bytes.append(": ")
-        bytes.append(utf8: value)
-    }
 
     /// JSON, YAML and text bodies not already content-coded may be sent gzipped.
     private static func isCompressible(_ headers: HTTPHeaders) -> Bool {

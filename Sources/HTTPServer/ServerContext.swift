@@ -9,6 +9,7 @@ final class ServerContext: Sendable {
     let configuration: HTTPServerConfiguration
     let connectionSettings: ConnectionSettings
     let logger: Logger
+    let accessLog: AccessLog
     let workers: WorkerPool
     let listenSocket: FileDescriptor
     let openConnections = Atomic<Int>(0)
@@ -17,6 +18,7 @@ final class ServerContext: Sendable {
         self.configuration = configuration
         self.connectionSettings = ConnectionSettings(configuration: configuration, router: router)
         self.logger = logger
+        self.accessLog = AccessLog(logger: logger)
         self.workers = workers
         self.listenSocket = listenSocket
     }

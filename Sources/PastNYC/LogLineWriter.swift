@@ -1,6 +1,7 @@
 import Basics
 import Dispatch
 import Glibc
+import HTTPServer
 import Logging
 import Synchronization
 
@@ -44,9 +45,16 @@ final class LogLineWriter: Sendable {
         }
     }
 
-    func append(_ line: [UInt8]) {
+    /// Appends one line: `ts=` and the current time, `fields`, a newline; the timestamp is
+    /// formatted straight into the pending batch.
+    func appendLine(_ fields: UnsafeBufferPointer<UInt8>) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
         let full = pending.withLock { pending in
-            pending.bytes += line
+            pending.bytes.append("ts=")
+            Self.appendTimestamp(now, to: &pending)
+            pending.bytes.append(contentsOf: fields)
+            pending.bytes.append(UInt8(ascii: "\n"))
             return pending.bytes.count >= Self.batchBytes
         }
         if full {
@@ -71,23 +79,19 @@ final class LogLineWriter: Sendable {
         }
     }
 
-    /// Appends the current UTC time as RFC 3339 with milliseconds; the part up to the
-    /// seconds is formatted once per second.
-    func appendTimestamp(to line: inout [UInt8]) {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        pending.withLock { pending in
-            if now.tv_sec != pending.cachedSecond {
-                pending.cachedSecond = now.tv_sec
-                pending.cachedPrefix = Array((UTCDateTime(secondsSince1970: now.tv_sec).iso8601WithoutOffset + ".").utf8)
-            }
-            line += pending.cachedPrefix
+    /// Appends `now` as RFC 3339 UTC with milliseconds; the part up to the seconds is
+    /// formatted once per second.
+    private static func appendTimestamp(_ now: timespec, to pending: inout Pending) {
+        if now.tv_sec != pending.cachedSecond {
+            pending.cachedSecond = now.tv_sec
+            pending.cachedPrefix = Array((UTCDateTime(secondsSince1970: now.tv_sec).iso8601WithoutOffset + ".").utf8)
         }
+        pending.bytes += pending.cachedPrefix
         let milliseconds = Int(now.tv_nsec / 1_000_000)
-        line.append(UInt8(ascii: "0") + UInt8(milliseconds / 100))
-        line.append(UInt8(ascii: "0") + UInt8(milliseconds / 10 % 10))
-        line.append(UInt8(ascii: "0") + UInt8(milliseconds % 10))
-        line.append(UInt8(ascii: "Z"))
+        pending.bytes.append(UInt8(ascii: "0") + UInt8(milliseconds / 100))
+        pending.bytes.append(UInt8(ascii: "0") + UInt8(milliseconds / 10 % 10))
+        pending.bytes.append(UInt8(ascii: "0") + UInt8(milliseconds % 10))
+        pending.bytes.append(UInt8(ascii: "Z"))
     }
 }
 

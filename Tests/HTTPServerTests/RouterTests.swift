@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 
 @testable import HTTPServer
 
@@ -88,5 +89,39 @@ import Testing
     @Test(arguments: rows)
     func resolves(_ row: Row) throws {
         #expect(try Self.resolve(Self.router(Self.routes), row.method, row.path) == row.expected)
+    }
+    /// Seeded random ASCII paths, which the router splits by bytes, against a binder
+    /// written here on `String.split`: the GET route it finds, with its parameters, or none.
+    @Test func randomASCIIPathsBindAsSplittingByCharacterDoes() throws {
+        let router = Self.router(Self.routes)
+        let getRoutes = Self.routes.filter { $0.0 == .get }.map(\.1)
+        let pieces = ["", "a", "c", "x", "me", "users", "photos", "search", "nearby", "%", "a.b"]
+        var generator = SeededGenerator(seed: 19)
+        for _ in 0..<2000 {
+            let count = Int.random(in: 1...4, using: &generator)
+            let path = "/" + (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined(separator: "/")
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+            var expected: String?
+            for pattern in getRoutes {
+                let segments = pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+                guard segments.count == parts.count else { continue }
+                var parameters: [String] = []
+                let binds = zip(segments, parts).allSatisfy { segment, part in
+                    guard segment.hasPrefix("{") else { return segment == part }
+                    parameters.append("\(segment.dropFirst().dropLast())=\(part)")
+                    return !part.isEmpty
+                }
+                if binds {
+                    expected = "GET \(pattern)" + (parameters.isEmpty ? "" : " " + parameters.sorted().joined(separator: ","))
+                    break
+                }
+            }
+            let resolved = try Self.resolve(router, .get, path)
+            if let expected {
+                #expect(resolved == expected, "\(path)")
+            } else {
+                #expect(resolved == "404" || resolved.hasPrefix("405 "), "\(path)")
+            }
+        }
     }
 }
