@@ -41,4 +41,11 @@ struct CatalogBodyWriter: CatalogByteSink, ~Copyable {
         (base + count).initialize(from: start, count: bytes.count)
         count += bytes.count
     }
+
+    @inline(__always)
+    mutating func append(count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        precondition(count <= capacity - self.count, "a catalog body outgrew its bound")
+        fill(UnsafeMutableBufferPointer(start: base + self.count, count: count))
+        self.count += count
+    }
 }

@@ -5,6 +5,8 @@ protocol CatalogByteSink: ~Copyable {
     mutating func append(_ byte: UInt8)
     /// Appends the bytes in one copy.
     mutating func append(bytes: UnsafeBufferPointer<UInt8>)
+    /// Appends `count` bytes that `fill` writes in place, in any order.
+    mutating func append(count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void)
 }
 
 extension CatalogByteSink where Self: ~Copyable {

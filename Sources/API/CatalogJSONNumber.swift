@@ -39,21 +39,21 @@ enum CatalogJSONNumber {
         if fraction % 10 != 0 { body.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
     }
 
-    /// The decimal digits of `value`, written backwards into a stack buffer, then copied once.
+    /// The decimal digits of `value`, counted, then written in place from the last.
     @inline(__always)
     private static func append(digitsOf value: UInt64, to body: inout some CatalogByteSink & ~Copyable) {
-        // 20 digits hold any UInt64.
-        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &buffer) { digits in
+        var length = 1
+        var power: UInt64 = 10
+        while length < 20, value >= power {
+            length += 1
+            power &*= 10
+        }
+        body.append(count: length) { digits in
             var remaining = value
-            var position = digits.count
-            repeat {
-                position -= 1
+            for position in digits.indices.reversed() {
                 digits[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
                 remaining /= 10
-            } while remaining > 0
-            let written = UnsafeRawBufferPointer(rebasing: digits[position...]).assumingMemoryBound(to: UInt8.self)
-            body.append(bytes: written)
+            }
         }
     }
 }
