@@ -102,40 +102,64 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         catalog.photoIndex(photoID: photoID).map { fragments.fragment(Int(photoFragments[$0])) }
     }
 
-    /// `{"latitude":…,"longitude":…,"locations":[Location + distanceMeters + photos]}`.
+    /// `{"latitude":…,"longitude":…,"locations":[Location + distanceMeters + photos]}`,
+    /// written into one allocation of its bound (`nearbyBound`).
     func nearbyBody(_ query: NearbyQuery, photosPerLocation: Int, matches: [NearbyMatch]) -> [UInt8] {
-        var body: [UInt8] = []
-        body.reserveCapacity(64 + matches.count * (240 + photosPerLocation * 340))
-        body.append(#"{"latitude":"#)
-        CatalogJSONNumber.append(query.latitude, to: &body)
-        body.append(#","longitude":"#)
-        CatalogJSONNumber.append(query.longitude, to: &body)
-        body.append(#","locations":["#)
         let filter = query.filter
-        for match in matches { fragments.prefetch(Int(locationFragments[match.location])) }
-        for (offset, match) in matches.enumerated() {
-            if offset > 0 { body.append(UInt8(ascii: ",")) }
-            appendLocationHead(match.location, to: &body)
-            CatalogJSONNumber.append(match.photoCount, to: &body)
-            body.append(#","distanceMeters":"#)
-            CatalogJSONNumber.appendCentimetres(match.distance, to: &body)
-            body.append(#","photos":["#)
-            appendMatchingPhotos(of: match.location, filter: filter, limit: photosPerLocation, to: &body)
+        var capacity = Self.nearbyEnvelopeBound
+        for match in matches {
+            let head = Int(locationFragments[match.location])
+            fragments.prefetch(head)
+            capacity += Self.nearbyMatchBound + fragments.size(head)
+            // A year filter may pick any of the location's photos: all of them bound the pick.
+            let photos = filter.filtersYears ? catalog.photoRange(location: match.location).count : min(match.photoCount, photosPerLocation)
+            if photos > 0 { capacity += fragments.size(run: (head + 1)..<(head + 1 + photos)) }
+        }
+        return CatalogBodyWriter.body(capacity: capacity) { body in
+            body.append(#"{"latitude":"#)
+            CatalogJSONNumber.append(query.latitude, to: &body)
+            body.append(#","longitude":"#)
+            CatalogJSONNumber.append(query.longitude, to: &body)
+            body.append(#","locations":["#)
+            for (offset, match) in matches.enumerated() {
+                if offset > 0 { body.append(UInt8(ascii: ",")) }
+                let head = Int(locationFragments[match.location])
+                fragments.append(head, to: &body)
+                CatalogJSONNumber.append(match.photoCount, to: &body)
+                body.append(#","distanceMeters":"#)
+                CatalogJSONNumber.appendCentimetres(match.distance, to: &body)
+                body.append(#","photos":["#)
+                if filter.filtersYears {
+                    appendMatchingPhotos(of: match.location, filter: filter, limit: photosPerLocation, to: &body)
+                } else {
+                    // Without a year filter every photo counts: the first ones follow the head.
+                    fragments.append(run: (head + 1)..<(head + 1 + min(match.photoCount, photosPerLocation)), to: &body)
+                }
+                body.append("]}")
+            }
             body.append("]}")
         }
-        body.append("]}")
-        return body
     }
+
+    /// The bytes of a `/nearby` body besides its matches: the envelope and the query's
+    /// two numbers (a `Double.description` has at most 24 characters).
+    private static let nearbyEnvelopeBound = 128
+    /// The bytes of a `/nearby` match besides its head and its photos' summaries: a
+    /// comma, the count (at most 20 digits), `distanceMeters` and its number (at most
+    /// 24 characters), `"photos":[` and the closing `]}`.
+    private static let nearbyMatchBound = 96
 
     /// Appends a location's object up to and including `"photoCount":`: the caller
     /// writes the count, its own members and the closing brace.
-    func appendLocationHead(_ location: Int, to body: inout [UInt8]) {
+    func appendLocationHead(_ location: Int, to body: inout some CatalogByteSink & ~Copyable) {
         fragments.append(Int(locationFragments[location]), to: &body)
     }
 
     /// Appends, comma-separated, the PhotoSummaries of the first `limit` photos of a
     /// location that match the filter's years, in source order.
-    func appendMatchingPhotos(of location: Int, filter: PhotoFilter, limit: Int, to body: inout [UInt8]) {
+    func appendMatchingPhotos(
+        of location: Int, filter: PhotoFilter, limit: Int, to body: inout some CatalogByteSink & ~Copyable
+    ) {
         let photos = catalog.photoRange(location: location)
         guard filter.filtersYears else {
             // Without a year filter every photo counts: the first ones follow the head.
@@ -154,37 +178,49 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
     }
 
     /// Appends the PhotoSummary of a photo (an index in `catalog.photos`).
-    func appendPhotoSummary(_ photo: Int, to body: inout [UInt8]) {
+    func appendPhotoSummary(_ photo: Int, to body: inout some CatalogByteSink & ~Copyable) {
         fragments.append(Int(photoFragments[photo]), to: &body)
     }
 
-    /// `{"locations":[Location + thumbnailURL],"total":…,"truncated":…}`.
+    /// `{"locations":[Location + thumbnailURL],"total":…,"truncated":…}`, written into
+    /// one allocation of its bound.
     /// - Parameter everyPhoto: whether the matches count all their photos (no year
     ///   filter), so each entry is the location's precomputed one.
     func regionBody(_ result: RegionResult, everyPhoto: Bool) -> [UInt8] {
-        var size = 64 + result.matches.count
+        var capacity = Self.regionEnvelopeBound
         for match in result.matches {
-            size += everyPhoto ? regionEntries.size(match.location) : 300
-            if everyPhoto { regionEntries.prefetch(match.location) }
-        }
-        var body: [UInt8] = []
-        body.reserveCapacity(size)
-        body.append(#"{"locations":["#)
-        for (offset, match) in result.matches.enumerated() {
-            if offset > 0 { body.append(UInt8(ascii: ",")) }
             if everyPhoto, match.photoCount > 0 {
-                regionEntries.append(match.location, to: &body)
+                regionEntries.prefetch(match.location)
+                capacity += 1 + regionEntries.size(match.location)
             } else {
-                appendRegionEntry(match, to: &body)
+                capacity += 1 + Self.regionEntryBound + fragments.size(Int(locationFragments[match.location]))
+                    + Int(thumbnailEnds[match.firstPhoto] - thumbnailStarts[match.firstPhoto])
             }
         }
-        CatalogJSON.closeTruncatedList(total: result.total, truncated: result.truncated, to: &body)
-        return body
+        return CatalogBodyWriter.body(capacity: capacity) { body in
+            body.append(#"{"locations":["#)
+            for (offset, match) in result.matches.enumerated() {
+                if offset > 0 { body.append(UInt8(ascii: ",")) }
+                if everyPhoto, match.photoCount > 0 {
+                    regionEntries.append(match.location, to: &body)
+                } else {
+                    appendRegionEntry(match, to: &body)
+                }
+            }
+            CatalogJSON.closeTruncatedList(total: result.total, truncated: result.truncated, to: &body)
+        }
     }
+
+    /// The bytes of a `/region` body besides its entries: the envelope, `total` (at
+    /// most 20 digits) and `truncated`.
+    private static let regionEnvelopeBound = 64
+    /// The bytes of a `/region` entry besides its head and thumbnail URL: the count (at
+    /// most 20 digits), `"thumbnailURL":` and the closing brace.
+    private static let regionEntryBound = 40
 
     /// A location's `/region` entry: its head, the matching photo count and the
     /// thumbnail of its first matching photo.
-    private func appendRegionEntry(_ match: RegionMatch, to body: inout [UInt8]) {
+    private func appendRegionEntry(_ match: RegionMatch, to body: inout some CatalogByteSink & ~Copyable) {
         let first = match.firstPhoto
         Self.appendRegionEntry(
             head: Int(locationFragments[match.location]), photoCount: match.photoCount, summary: Int(photoFragments[first]),
@@ -195,7 +231,7 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
     /// count, and the thumbnail URL at `thumbnail` in the summary (fragment `summary`).
     private static func appendRegionEntry(
         head: Int, photoCount: Int, summary: Int, thumbnail: Range<Int>, from fragments: CatalogJSONArena,
-        to body: inout [UInt8]
+        to body: inout some CatalogByteSink & ~Copyable
     ) {
         fragments.append(head, to: &body)
         CatalogJSONNumber.append(photoCount, to: &body)
@@ -298,7 +334,7 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
 
     /// Ends a list that `limit` may have cut (`/region`, `/clusters`): closes the
     /// array, then `"total"` (the matches before the limit) and `"truncated"`.
-    static func closeTruncatedList(total: Int, truncated: Bool, to body: inout [UInt8]) {
+    static func closeTruncatedList(total: Int, truncated: Bool, to body: inout some CatalogByteSink & ~Copyable) {
         body.append(#"],"total":"#)
         CatalogJSONNumber.append(total, to: &body)
         body.append(#","truncated":"#)

@@ -65,20 +65,26 @@ struct CatalogJSONArena: Sendable {
         Int(bounds[index].end - bounds[index].start)
     }
 
+    /// The length in bytes of the fragments `run`, with the commas between them.
+    /// - Precondition: `run` is not empty.
+    func size(run: Range<Int>) -> Int {
+        Int(bounds[run.upperBound - 1].end - bounds[run.lowerBound].start)
+    }
+
     /// Appends fragment `index` to `body`.
-    func append(_ index: Int, to body: inout [UInt8]) {
+    func append(_ index: Int, to body: inout some CatalogByteSink & ~Copyable) {
         append(Int(bounds[index].start)..<Int(bounds[index].end), to: &body)
     }
 
     /// Appends the fragments `run`, comma-separated, in one copy.
     /// - Precondition: each fragment after the first of `run` was stored `joined`.
-    func append(run: Range<Int>, to body: inout [UInt8]) {
+    func append(run: Range<Int>, to body: inout some CatalogByteSink & ~Copyable) {
         guard !run.isEmpty else { return }
         append(Int(bounds[run.lowerBound].start)..<Int(bounds[run.upperBound - 1].end), to: &body)
     }
 
     /// Appends the bytes `part` (offsets relative to the fragment's start) of fragment `index`.
-    func append(_ index: Int, part: Range<Int>, to body: inout [UInt8]) {
+    func append(_ index: Int, part: Range<Int>, to body: inout some CatalogByteSink & ~Copyable) {
         let start = Int(bounds[index].start)
         append((start + part.lowerBound)..<(start + part.upperBound), to: &body)
     }
@@ -100,9 +106,9 @@ struct CatalogJSONArena: Sendable {
     /// to take over a longer run.
     private static let prefetchedBytes = 512
 
-    private func append(_ range: Range<Int>, to body: inout [UInt8]) {
+    private func append(_ range: Range<Int>, to body: inout some CatalogByteSink & ~Copyable) {
         bytes.withUnsafeBufferPointer { all in
-            body.append(contentsOf: UnsafeBufferPointer(rebasing: all[range]))
+            body.append(bytes: UnsafeBufferPointer(rebasing: all[range]))
         }
     }
 }

@@ -6,24 +6,29 @@ import HTTPServer
 /// rejected (which value was meant is ambiguous); unknown parameters are ignored,
 /// so clients may add cache-busters.
 struct CatalogParameters {
-    /// The known parameters given, each once. A handful at most: linear scans beat hashing.
-    private var values: [(name: String, value: String)] = []
+    /// The request's query items: the known ones among them are each given once.
+    /// Kept as they are, not copied: a handful at most, so linear scans beat hashing.
+    private let items: [(name: String, value: String)]
 
     /// - Parameter known: the parameters this endpoint reads.
     init(_ request: HTTPRequest, known: [String]) throws {
-        let items = request.queryItems
-        values.reserveCapacity(min(items.count, known.count))
-        for item in items where known.contains(item.name) {
-            guard !values.contains(where: { $0.name == item.name }) else {
+        items = request.queryItems
+        for (offset, item) in items.enumerated() where known.contains(where: { Self.same($0, item.name) }) {
+            guard !items[..<offset].contains(where: { Self.same($0.name, item.name) }) else {
                 throw Self.invalid(item.name, "must be given only once")
             }
-            values.append(item)
         }
     }
 
     /// The parameter's value as given (percent-decoded), nil when absent.
     func value(_ name: String) -> String? {
-        values.first { $0.name == name }?.value
+        items.first { Self.same($0.name, name) }?.value
+    }
+
+    /// Equal names; most differ in length, which is checked first, in constant time.
+    @inline(__always)
+    private static func same(_ first: String, _ second: String) -> Bool {
+        first.utf8.count == second.utf8.count && first == second
     }
 
     /// The parameter's text as given (an opaque value such as a cursor); nil when absent.
@@ -44,7 +49,7 @@ struct CatalogParameters {
     /// `NaN`, `inf`, hexadecimal and numbers that overflow (`1e999`) are rejected.
     func optionalNumber(_ name: String) throws -> Double? {
         guard let text = value(name) else { return nil }
-        guard Self.isDecimal(text), let value = Double(text) else {
+        guard let value = DecimalText.number(text) else {
             throw Self.invalid(name, "must be a decimal number, not \(Self.quote(text))")
         }
         guard value.isFinite else { throw Self.invalid(name, "must be a finite number, not \(Self.quote(text))") }
@@ -72,13 +77,11 @@ struct CatalogParameters {
     /// An integer (optional sign, decimal digits); nil when absent.
     func optionalInteger(_ name: String) throws -> Int? {
         guard let text = value(name) else { return nil }
-        var digits = Substring(text)
-        if digits.first == "-" || digits.first == "+" { digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-            throw Self.invalid(name, "must be an integer, not \(Self.quote(text))")
+        switch DecimalText.integer(text) {
+        case .value(let value): return value
+        case .notInteger: throw Self.invalid(name, "must be an integer, not \(Self.quote(text))")
+        case .outOfRange: throw Self.invalid(name, "is out of range")
         }
-        guard let value = Int(text) else { throw Self.invalid(name, "is out of range") }
-        return value
     }
 
     /// The box of `/region` and `/clusters`: `south`, `west`, `north` and `east`, all
@@ -125,35 +128,6 @@ struct CatalogParameters {
 
     static func invalid(_ name: String, _ problem: String) -> HTTPError {
         HTTPError(.badRequest, detail: "Query parameter '\(name)' \(problem).")
-    }
-
-    /// `[+-]digits[.digits][(e|E)[+-]digits]`, with digits on at least one side of the point.
-    private static func isDecimal(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            var index = 0
-            func skipSign() {
-                if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
-            }
-            func skipDigits() -> Int {
-                let start = index
-                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
-                return index - start
-            }
-            skipSign()
-            var mantissa = skipDigits()
-            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-                index += 1
-                mantissa += skipDigits()
-            }
-            guard mantissa > 0 else { return false }
-            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-                index += 1
-                skipSign()
-                guard skipDigits() > 0 else { return false }
-            }
-            return index == bytes.count
-        }
     }
 
     private static func format(_ value: Double) -> String {

@@ -120,29 +120,43 @@ public final class PhotoCatalog: Sendable {
     /// The locations inside the box with at least one photo matching the filter,
     /// by matching photo count descending, then `locationID`.
     public func region(_ query: RegionQuery) -> RegionResult {
-        var matches: [RegionMatch] = []
+        // Each match as one sort key, the photo count (descending) above the location,
+        // beside its first photo: sorting plain integers costs a fraction of comparing
+        // matches field by field, and no two locations tie.
+        var found: [(key: UInt64, firstPhoto: Int32)] = []
+        found.reserveCapacity(Self.typicalRegionMatches)
         let filter = query.filter
         regionIndex.forEachSite(south: query.south, west: query.west, north: query.north, east: query.east) { site in
             if let borough = filter.borough, site.borough != borough { return }
-            let location = Int(site.location)
             guard filter.filtersYears else {
-                matches.append(
-                    RegionMatch(location: location, photoCount: Int(site.photoCount), firstPhoto: Int(site.firstPhoto)))
+                found.append((Self.regionKey(location: site.location, photoCount: Int(site.photoCount)), site.firstPhoto))
                 return
             }
             var count = 0
             var first = -1
-            for photo in photoRanges[location] where self.photo(photo, matches: filter) {
+            for photo in photoRanges[Int(site.location)] where self.photo(photo, matches: filter) {
                 if first < 0 { first = photo }
                 count += 1
             }
-            if count > 0 { matches.append(RegionMatch(location: location, photoCount: count, firstPhoto: first)) }
+            if count > 0 { found.append((Self.regionKey(location: site.location, photoCount: count), Int32(first))) }
         }
-        let total = matches.count
-        matches.sort { $0.photoCount != $1.photoCount ? $0.photoCount > $1.photoCount : $0.location < $1.location }
-        if query.limit < total { matches.removeSubrange(query.limit...) }
-        return RegionResult(matches: matches, total: total)
+        found.sort { $0.key < $1.key }
+        let matches = found.prefix(query.limit).map { match in
+            RegionMatch(
+                location: Int(UInt32(truncatingIfNeeded: match.key)), photoCount: Int(UInt32.max - UInt32(match.key >> 32)),
+                firstPhoto: Int(match.firstPhoto))
+        }
+        return RegionResult(matches: matches, total: found.count)
     }
+
+    /// A region match's sort key: ascending keys order by photo count descending, then location.
+    @inline(__always)
+    private static func regionKey(location: Int32, photoCount: Int) -> UInt64 {
+        UInt64(UInt32.max - UInt32(photoCount)) << 32 | UInt64(UInt32(location))
+    }
+
+    /// Enough for most boxes of about a kilometre, so their matches are stored without growing.
+    private static let typicalRegionMatches = 64
 
     private static func summaries(_ locations: [CatalogLocation]) -> [BoroughSummary] {
         Borough.allCases.map { borough in

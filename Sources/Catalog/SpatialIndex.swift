@@ -130,34 +130,9 @@ struct SpatialIndex: Sendable {
         guard limit > 0 else { return [] }
         let query = Point(GreatCircle.unitVector(latitude: latitude, longitude: longitude))
         var candidates = ChordCandidates(limit: limit, chordBound: GreatCircle.chordBound(forDistance: maxDistance))
-        nodes.withUnsafeBufferPointer { nodes in
-            points.withUnsafeBufferPointer { points in
-                // The nodes still to search, as a stack.
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: depth + 1) { pending in
-                    pending[0] = 0
-                    var pendingCount = 1
-                    while pendingCount > 0 {
-                        pendingCount -= 1
-                        let node = nodes[Int(pending[pendingCount])]
-                        guard node.distanceSquared(to: query) <= candidates.boundSquared else { continue }
-                        if node.firstChild >= 0 {
-                            // The nearer child on top, so it is searched first and tightens the bound sooner.
-                            let first = Int(node.firstChild)
-                            let firstIsNearer =
-                                nodes[first].distanceSquared(to: query) <= nodes[first + 1].distanceSquared(to: query)
-                            pending[pendingCount] = Int32(firstIsNearer ? first + 1 : first)
-                            pending[pendingCount + 1] = Int32(firstIsNearer ? first : first + 1)
-                            pendingCount += 2
-                            continue
-                        }
-                        for slot in Int(node.slotStart)..<Int(node.slotEnd) {
-                            let chordSquared = points[slot].chordSquared(to: query)
-                            guard chordSquared <= candidates.boundSquared, accepts(sites[slot].location) else { continue }
-                            candidates.insert(slot: slot, chordSquared: chordSquared)
-                        }
-                    }
-                }
-            }
+        forEachSlot(near: query, nearerFirst: true, boundSquared: { candidates.boundSquared }) { slot, chordSquared in
+            guard accepts(sites[slot].location) else { return }
+            candidates.insert(slot: slot, chordSquared: chordSquared)
         }
 
         // Exact distances for the candidates alone; they, not chords, order the result.
@@ -190,35 +165,65 @@ struct SpatialIndex: Sendable {
         let boundSquared = bound * bound
         let cosLatitude = GreatCircle.cosLatitude(latitude)
         var found: [(location: Int, distance: Double)] = []
+        forEachSlot(near: query, nearerFirst: false, boundSquared: { boundSquared }) { slot, _ in
+            let site = sites[slot]
+            guard accepts(site.location) else { return }
+            let meters = GreatCircle.distance(
+                latitude1: latitude, longitude1: longitude, cosLatitude1: cosLatitude,
+                latitude2: site.latitude, longitude2: site.longitude, cosLatitude2: site.cosLatitude)
+            if meters <= maxDistance { found.append((site.location, meters)) }
+        }
+        found.sort { $0.location < $1.location }
+        return found
+    }
+
+    /// The one tree walk of both searches: calls `visit` with each slot whose point lies
+    /// within `boundSquared()` (a squared chord) of `query`, and its squared chord,
+    /// descending only into nodes whose box lies within it. The bound is read anew at
+    /// every node and point, so a k-nearest search may tighten it from `visit`.
+    ///
+    /// - Parameter nearerFirst: search the nearer child of a node first, so that a
+    ///   tightening bound prunes the farther one sooner.
+    @inline(__always)
+    private func forEachSlot(
+        near query: Point, nearerFirst: Bool, boundSquared: () -> Double, _ visit: (_ slot: Int, _ chordSquared: Double) -> Void
+    ) {
         nodes.withUnsafeBufferPointer { nodes in
             points.withUnsafeBufferPointer { points in
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: depth + 1) { pending in
-                    pending[0] = 0
+                // The nodes still to search, as a stack, each with its box's squared chord to the
+                // query, computed once when it is pushed and checked again when it is popped.
+                withUnsafeTemporaryAllocation(of: Pending.self, capacity: depth + 1) { pending in
+                    pending[0] = Pending(node: 0, distanceSquared: nodes[0].distanceSquared(to: query))
                     var pendingCount = 1
                     while pendingCount > 0 {
                         pendingCount -= 1
-                        let node = nodes[Int(pending[pendingCount])]
-                        guard node.distanceSquared(to: query) <= boundSquared else { continue }
+                        let next = pending[pendingCount]
+                        guard next.distanceSquared <= boundSquared() else { continue }
+                        let node = nodes[Int(next.node)]
                         if node.firstChild >= 0 {
-                            pending[pendingCount] = node.firstChild
-                            pending[pendingCount + 1] = node.firstChild + 1
+                            var near = Pending(node: node.firstChild, distanceSquared: nodes[Int(node.firstChild)].distanceSquared(to: query))
+                            var far = Pending(node: node.firstChild + 1, distanceSquared: nodes[Int(node.firstChild) + 1].distanceSquared(to: query))
+                            if nearerFirst, far.distanceSquared < near.distanceSquared { swap(&near, &far) }
+                            // The near one on top, popped first.
+                            pending[pendingCount] = far
+                            pending[pendingCount + 1] = near
                             pendingCount += 2
                             continue
                         }
                         for slot in Int(node.slotStart)..<Int(node.slotEnd) {
-                            guard points[slot].chordSquared(to: query) <= boundSquared else { continue }
-                            let site = sites[slot]
-                            guard accepts(site.location) else { continue }
-                            let meters = GreatCircle.distance(
-                                latitude1: latitude, longitude1: longitude, cosLatitude1: cosLatitude,
-                                latitude2: site.latitude, longitude2: site.longitude, cosLatitude2: site.cosLatitude)
-                            if meters <= maxDistance { found.append((site.location, meters)) }
+                            let chordSquared = points[slot].chordSquared(to: query)
+                            guard chordSquared <= boundSquared() else { continue }
+                            visit(slot, chordSquared)
                         }
                     }
                 }
             }
         }
-        found.sort { $0.location < $1.location }
-        return found
+    }
+
+    /// A node waiting in `forEachSlot`'s stack.
+    private struct Pending {
+        var node: Int32
+        var distanceSquared: Double
     }
 }

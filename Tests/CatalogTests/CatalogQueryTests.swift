@@ -68,6 +68,32 @@ import TestSupport
         }
     }
 
+    /// The radius search (`locations(withinMeters:…)`, which tours start from) walks the
+    /// same tree as the nearest search: every location within the radius with enough
+    /// matching photos, in location order, against the brute-force oracle.
+    @Test func locationsWithinMetersMatchBruteForce() throws {
+        let fixture = try CatalogFixture.load()
+        var generator = SeededGenerator(seed: 20_261_123)
+        for round in 0..<120 {
+            let latitude = Double.random(in: 40.45...40.96, using: &generator)
+            let longitude = Double.random(in: -74.3...(-73.65), using: &generator)
+            let filter = Self.filters[round % Self.filters.count]
+            let radius = [100.0, 600, 2_500, 9_000][round % 4]
+            let minPhotos = [1, 2, 5][round % 3]
+            let found = fixture.catalog.locations(
+                withinMeters: radius, latitude: latitude, longitude: longitude, filter: filter, minPhotos: minPhotos)
+            let expected = fixture.oracle.nearby(
+                NearbyQuery(latitude: latitude, longitude: longitude, limit: .max, radius: radius, filter: filter)
+            ).filter { $0.found.photoCount >= minPhotos }.sorted { $0.found.id < $1.found.id }
+            let query = "\(latitude),\(longitude) r=\(radius) \(filter) min=\(minPhotos)"
+            #expect(found.map { fixture.catalog.locations[$0.location].locationID } == expected.map(\.found.id), "\(query)")
+            #expect(found.map(\.photoCount) == expected.map(\.found.photoCount), "\(query)")
+            for (match, oracle) in zip(found, expected) {
+                #expect(abs(match.distance - oracle.distance) <= 1e-6 * max(1, oracle.distance), "\(query)")
+            }
+        }
+    }
+
     @Test func nearbyRadiusIsInclusive() throws {
         let fixture = try CatalogFixture.load()
         let target = fixture.catalog.locations[1234]
