@@ -37,6 +37,13 @@ public struct NativeThread: Sendable {
     public func join() {
         pthread_join(handle, nil)
     }
+
+    /// Lets the thread free its resources when it ends, for a thread nobody will join: an
+    /// ended thread that is neither joined nor detached keeps its stack for ever
+    /// (ThreadSanitizer reports it as a thread leak).
+    public func detach() {
+        pthread_detach(handle)
+    }
 }
 
 /// Names the calling thread through `/proc/thread-self/comm` (proc(5)): what

@@ -48,7 +48,8 @@ public final class WorkerPool: Sendable {
         let (sum, overflow) = self.threadCount.addingReportingOverflow(waitingLimit)
         capacity = overflow ? .max : sum
         for index in 0..<self.threadCount {
-            _ = try NativeThread.spawn(name: "\(name)-\(index)") { [self] in
+            // Detached: `stop()` does not wait for the threads (see there), so none is joined.
+            try NativeThread.spawn(name: "\(name)-\(index)") { [self] in
                 // On Linux the nice value is per thread (and inherited from the creating
                 // one): `who = 0` reads and changes only this thread.
                 if niceness != 0 {
@@ -56,7 +57,7 @@ public final class WorkerPool: Sendable {
                     setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, inherited + niceness))
                 }
                 runWorker()
-            }
+            }.detach()
         }
     }
 
