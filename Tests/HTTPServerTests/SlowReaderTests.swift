@@ -84,7 +84,10 @@ import TestSupport
             let client = try server.client(timeout: .seconds(3))
             // 12 MiB: more than loopback's socket buffers take, so a write blocks.
             try client.send(String(repeating: "GET /huge HTTP/1.1\r\nHost: t\r\n\r\n", count: 3))
-            usleep(1_500_000)
+            // Long against the 300 ms timeout: on a loaded machine (the suite runs its
+            // tests in parallel) the server may take a second or more just to fill the
+            // socket buffers, and only then does its send stall and the timeout start.
+            usleep(4_000_000)
             // Reads what the buffers held, then the close; a server that kept the
             // connection would send on, and the read would time out after 3 s.
             #expect(try client.waitForClose())
