@@ -24,8 +24,11 @@ public struct HTTPResponse: Sendable {
 
     /// A JSON response from already-encoded UTF-8 bytes.
     public static func json(_ body: [UInt8], status: HTTPStatus = .ok, etag: String? = nil) -> HTTPResponse {
-        HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", jsonContentType)]), body: body, etag: etag)
+        HTTPResponse(status: status, headers: jsonHeaders, body: body, etag: etag)
     }
+
+    /// Made once: every JSON response shares the one field array, copied only if a handler adds to it.
+    private static let jsonHeaders = HTTPHeaders([("Content-Type", jsonContentType)])
 
     /// A response with no body, such as 204.
     public static func empty(_ status: HTTPStatus) -> HTTPResponse {

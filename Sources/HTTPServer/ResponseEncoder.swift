@@ -31,49 +31,62 @@ enum ResponseEncoder {
 
     static let exposedHeaders = "ETag, Retry-After, WWW-Authenticate, Location, X-Request-ID"
 
-    /// The head's bytes besides the status, the header values and names: the status line's
-    /// and each field's punctuation, the fixed names, a 20-digit status code and Content-Length.
-    private static let fixedHeadBytes = 160
-
-    /// Header names the server sets itself; a handler's values for them are dropped.
-    private static let serverOwned = ["Content-Length", "Connection", "Date", "Server", "Transfer-Encoding", "X-Request-ID"]
+    /// The head's bytes besides the status and the header values and names: the status line's
+    /// and each field's punctuation, the fixed names (the server's own and the CORS pair),
+    /// a 20-digit status code and Content-Length.
+    private static let fixedHeadBytes = 256
 
     static func encode(_ response: HTTPResponse, context: Context, serverName: String, date: [UInt8]) -> Encoded {
+        let request = RequestFields(context.requestHeaders)
+        let handler = HandlerFields(response.headers)
         var status = response.status
-        var headers = response.headers
         var body = response.body
-        for name in serverOwned where headers.contains(name) { headers.remove(name) }
+        // What the server adds after the handler's fields, in this order; `omit` names the
+        // handler's fields that these replace (RFC 9110: a set field is one field).
+        var omit = Omitted()
+        var vary: String?
+        var etag: String?
+        var contentEncoding: String?
 
-        let compressible = isCompressible(headers)
-        let wantsGzip = compressible && body.count > minimumGzipBytes && AcceptEncoding.allowsGzip(context.requestHeaders)
-        if compressible { addVary(to: &headers) }
+        let compressible = handler.isCompressible
+        let wantsGzip = compressible && body.count > minimumGzipBytes && request.hasAcceptEncoding
+            && AcceptEncoding.allowsGzip(context.requestHeaders)
+        if compressible {
+            if let existing = handler.firstVary {
+                if !RequestSemantics.listElements(existing).contains(where: { $0.caseInsensitiveEquals("Accept-Encoding") || $0 == "*" }) {
+                    vary = existing + ", Accept-Encoding"
+                    omit.vary = true
+                }
+            } else {
+                vary = "Accept-Encoding"
+            }
+        }
 
-        if let etag = response.etag, status == .ok, context.method == .get || context.method == .head {
-            let conditional = context.requestHeaders.contains("If-None-Match")
-            let gzipTag = wantsGzip || conditional ? EntityTag.gzipVariant(of: etag) : etag
-            headers.set("ETag", wantsGzip ? gzipTag : etag)
-            if conditional, EntityTag.ifNoneMatch(context.requestHeaders, matchesAnyOf: [etag, gzipTag]) {
+        if let tag = response.etag, status == .ok, context.method == .get || context.method == .head {
+            let gzipTag = wantsGzip || request.hasIfNoneMatch ? EntityTag.gzipVariant(of: tag) : tag
+            etag = wantsGzip ? gzipTag : tag
+            omit.etag = true
+            if request.hasIfNoneMatch, EntityTag.ifNoneMatch(context.requestHeaders, matchesAnyOf: [tag, gzipTag]) {
                 // RFC 9110 §15.4.5: a 304 carries the validators and Vary, never a body.
                 status = .notModified
-                headers.remove("Content-Type")
+                omit.contentType = true
                 body = []
             }
         }
         if wantsGzip, status != .notModified, let compressed = response.gzippedBody?() ?? (try? Gzip.compress(body)) {
             body = compressed
-            headers.set("Content-Encoding", "gzip")
+            contentEncoding = "gzip"
+            omit.contentEncoding = true
         }
-        if context.requestHeaders.contains("Origin") {
-            headers.set("Access-Control-Allow-Origin", "*")
-            headers.set("Access-Control-Expose-Headers", exposedHeaders)
-        }
+        omit.cors = request.hasOrigin
 
         // RFC 9110 §8.6: no Content-Length in 1xx and 204; in 304 it would describe the 200's body.
         let hasContentLength = status.code >= 200 && status != .noContent && status != .notModified
         var capacity =
             fixedHeadBytes + status.reasonPhrase.utf8.count + date.count + serverName.utf8.count
-            + context.requestID.utf8.count
-        for (name, value) in headers { capacity += name.utf8.count + value.utf8.count + 4 }
+            + context.requestID.utf8.count + handler.bytes + (vary?.utf8.count ?? 0) + (etag?.utf8.count ?? 0)
+            + (contentEncoding?.utf8.count ?? 0)
+        if omit.cors { capacity += exposedHeaders.utf8.count }
         let head = ByteWriter.bytes(capacity: capacity) { bytes in
             bytes.write("HTTP/1.1 ")
             bytes.write(decimal: status.code)
@@ -83,11 +96,27 @@ enum ResponseEncoder {
             bytes.write(date)
             bytes.write("\r\nServer: ")
             bytes.write(utf8: serverName)
-            for (name, value) in headers {
+            for (name, value) in response.headers where !omit.contains(name) {
                 bytes.write("\r\n")
                 bytes.write(utf8: name)
                 bytes.write(": ")
                 bytes.write(utf8: value)
+            }
+            if let vary {
+                bytes.write("\r\nVary: ")
+                bytes.write(utf8: vary)
+            }
+            if let etag {
+                bytes.write("\r\nETag: ")
+                bytes.write(utf8: etag)
+            }
+            if let contentEncoding {
+                bytes.write("\r\nContent-Encoding: ")
+                bytes.write(utf8: contentEncoding)
+            }
+            if omit.cors {
+                bytes.write("\r\nAccess-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: ")
+                bytes.write(utf8: exposedHeaders)
             }
             bytes.write("\r\nX-Request-ID: ")
             bytes.write(utf8: context.requestID)
@@ -108,34 +137,4 @@ enum ResponseEncoder {
 
     /// The interim `100 Continue` (RFC 9110 §15.2.1).
     static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-
-    /// JSON, YAML and text bodies not already content-coded may be sent gzipped.
-    private static func isCompressible(_ headers: HTTPHeaders) -> Bool {
-        guard !headers.contains("Content-Encoding"), let type = headers["Content-Type"] else { return false }
-        if type == HTTPResponse.jsonContentType { return true }
-        let bytes = Array(type.utf8)
-        return contains(bytes, "json") || contains(bytes, "yaml") || bytes.starts(with: "text/".utf8)
-    }
-
-    /// A byte search: `String.contains(String)` goes through grapheme-aware matching,
-    /// which showed up in profiles for what is an ASCII media type.
-    private static func contains(_ haystack: [UInt8], _ needle: StaticString) -> Bool {
-        let needle = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
-        guard haystack.count >= needle.count else { return false }
-        for start in 0...(haystack.count - needle.count)
-        where haystack[start] == needle[0] && haystack[start..<(start + needle.count)].elementsEqual(needle) {
-            return true
-        }
-        return false
-    }
-
-    private static func addVary(to headers: inout HTTPHeaders) {
-        guard let vary = headers["Vary"] else {
-            headers.add("Vary", "Accept-Encoding")
-            return
-        }
-        if !RequestSemantics.listElements(vary).contains(where: { $0.caseInsensitiveEquals("Accept-Encoding") || $0 == "*" }) {
-            headers.set("Vary", vary + ", Accept-Encoding")
-        }
-    }
 }

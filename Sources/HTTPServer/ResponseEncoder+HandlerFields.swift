@@ -1,0 +1,47 @@
+import Basics
+
+extension ResponseEncoder {
+    /// What the encoder needs to know of a handler's header fields, found in one pass.
+    struct HandlerFields {
+        /// The first `Content-Type`.
+        var contentType: String?
+        var hasContentEncoding = false
+        /// The first `Vary`.
+        var firstVary: String?
+        /// The bytes the fields take in a head, each with its `: ` and line break.
+        var bytes = 0
+
+        init(_ headers: HTTPHeaders) {
+            for (name, value) in headers {
+                bytes += name.utf8.count + value.utf8.count + 4
+                if name.caseInsensitiveEquals("Content-Type") {
+                    if contentType == nil { contentType = value }
+                } else if name.caseInsensitiveEquals("Content-Encoding") {
+                    hasContentEncoding = true
+                } else if name.caseInsensitiveEquals("Vary") {
+                    if firstVary == nil { firstVary = value }
+                }
+            }
+        }
+
+        /// JSON, YAML and text bodies not already content-coded may be sent gzipped.
+        var isCompressible: Bool {
+            guard !hasContentEncoding, let contentType else { return false }
+            if contentType == HTTPResponse.jsonContentType { return true }
+            let bytes = Array(contentType.utf8)
+            return Self.contains(bytes, "json") || Self.contains(bytes, "yaml") || bytes.starts(with: "text/".utf8)
+        }
+
+        /// A byte search: `String.contains(String)` goes through grapheme-aware matching,
+        /// which showed up in profiles for what is an ASCII media type.
+        private static func contains(_ haystack: [UInt8], _ needle: StaticString) -> Bool {
+            let needle = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+            guard haystack.count >= needle.count else { return false }
+            for start in 0...(haystack.count - needle.count)
+            where haystack[start] == needle[0] && haystack[start..<(start + needle.count)].elementsEqual(needle) {
+                return true
+            }
+            return false
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Basics
+import Gzip
+import Testing
+import TestSupport
+
+@testable import HTTPServer
+
+/// `ResponseEncoder.encode` writes the head in one pass over the handler's fields; its twin
+/// here edits a copy of the fields step by step, as the rules read (drop the server's own,
+/// add or extend `Vary`, set `ETag`, answer 304, gzip, CORS), then writes them all. Both
+/// must give the same bytes for any response and request.
+@Suite struct ResponseEncoderTwinTests {
+    @Test func onePassEncodingMatchesTheStepByStepTwin() {
+        var random = SeededGenerator(seed: 19)
+        for _ in 0..<4000 {
+            let response = Self.randomResponse(using: &random)
+            let context = ResponseEncoder.Context(
+                method: [.get, .head, .post].randomElement(using: &random)!,
+                requestHeaders: Self.randomRequestHeaders(using: &random),
+                requestID: "req-\(random.next() % 1000)", closing: Bool.random(using: &random),
+                echoKeepAlive: Bool.random(using: &random))
+            let date = Array("Mon, 23 Nov 2026 23:59:59 GMT".utf8)
+            let fast = ResponseEncoder.encode(response, context: context, serverName: "past-nyc", date: date)
+            let twin = Self.twinEncode(response, context: context, serverName: "past-nyc", date: date)
+            #expect(fast.status == twin.status)
+            #expect(String(decoding: fast.head, as: UTF8.self) == String(decoding: twin.head, as: UTF8.self))
+            #expect(fast.body == twin.body)
+        }
+    }
+
+    /// A name in one of three spellings: as registered, lowercased, uppercased.
+    private static func spelled(_ name: String, using random: inout SeededGenerator) -> String {
+        switch random.next() % 3 {
+        case 0: name
+        case 1: name.lowercased()
+        default: name.uppercased()
+        }
+    }
+
+    private static func randomResponse(using random: inout SeededGenerator) -> HTTPResponse {
+        let pool: [(String, [String])] = [
+            ("Content-Type", [HTTPResponse.jsonContentType, "text/plain", "image/png", "application/problem+json", "application/yaml"]),
+            ("Vary", ["Origin", "accept-encoding", "*", "Origin, Accept-Encoding", "Authorization"]),
+            ("ETag", ["\"handler\""]),
+            ("Content-Encoding", ["br"]),
+            ("Content-Length", ["5"]), ("Date", ["yesterday"]), ("Server", ["other"]), ("Connection", ["upgrade"]),
+            ("X-Request-ID", ["theirs"]), ("Transfer-Encoding", ["chunked"]),
+            ("Access-Control-Allow-Origin", ["https://example.com"]), ("Access-Control-Expose-Headers", ["X-Other"]),
+            ("Cache-Control", ["no-store"]), ("Location", ["/x"]), ("Retry-After", ["3"]),
+        ]
+        var headers = HTTPHeaders()
+        for _ in 0..<(random.next() % 5) {
+            let (name, values) = pool.randomElement(using: &random)!
+            headers.add(spelled(name, using: &random), values.randomElement(using: &random)!)
+        }
+        let bodySize = [0, 40, 1024, 1025, 3000].randomElement(using: &random)!
+        let body = (0..<bodySize).map { UInt8(ascii: "a") + UInt8($0 % 7) }
+        let status = [HTTPStatus.ok, .ok, .ok, .created, .noContent, .notFound].randomElement(using: &random)!
+        let etag = [nil, "\"abc\"", "W/\"weak\""].randomElement(using: &random)!
+        return HTTPResponse(status: status, headers: headers, body: body, etag: etag)
+    }
+
+    private static func randomRequestHeaders(using random: inout SeededGenerator) -> HTTPHeaders {
+        let pool: [(String, [String])] = [
+            ("Host", ["localhost"]),
+            ("Accept-Encoding", ["gzip", "gzip;q=0", "*", "br", "identity, x-gzip"]),
+            ("If-None-Match", ["\"abc\"", "\"abc-gzip\"", "\"zzz\"", "*", "W/\"weak\""]),
+            ("Origin", ["https://example.com"]),
+            ("Accept", ["*/*"]),
+        ]
+        var headers = HTTPHeaders()
+        for _ in 0..<(random.next() % 5) {
+            let (name, values) = pool.randomElement(using: &random)!
+            headers.add(spelled(name, using: &random), values.randomElement(using: &random)!)
+        }
+        return headers
+    }
+
+    private static let serverOwned = ["Content-Length", "Connection", "Date", "Server", "Transfer-Encoding", "X-Request-ID"]
+
+    private static func twinEncode(
+        _ response: HTTPResponse, context: ResponseEncoder.Context, serverName: String, date: [UInt8]
+    ) -> ResponseEncoder.Encoded {
+        var status = response.status
+        var headers = response.headers
+        var body = response.body
+        for name in serverOwned { headers.remove(name) }
+
+        let compressible = isCompressible(headers)
+        let wantsGzip = compressible && body.count > ResponseEncoder.minimumGzipBytes
+            && AcceptEncoding.allowsGzip(context.requestHeaders)
+        if compressible {
+            if let vary = headers["Vary"] {
+                let elements = vary.split(separator: ",").map { $0.trimmingSpacesAndTabs() }
+                if !elements.contains(where: { $0.caseInsensitiveEquals("Accept-Encoding") || $0 == "*" }) {
+                    headers.set("Vary", vary + ", Accept-Encoding")
+                }
+            } else {
+                headers.add("Vary", "Accept-Encoding")
+            }
+        }
+        if let etag = response.etag, status == .ok, context.method == .get || context.method == .head {
+            let conditional = context.requestHeaders.contains("If-None-Match")
+            let gzipTag = EntityTag.gzipVariant(of: etag)
+            headers.set("ETag", wantsGzip ? gzipTag : etag)
+            if conditional, EntityTag.ifNoneMatch(context.requestHeaders, matchesAnyOf: [etag, gzipTag]) {
+                status = .notModified
+                headers.remove("Content-Type")
+                body = []
+            }
+        }
+        if wantsGzip, status != .notModified, let compressed = try? Gzip.compress(body) {
+            body = compressed
+            headers.set("Content-Encoding", "gzip")
+        }
+        if context.requestHeaders.contains("Origin") {
+            headers.set("Access-Control-Allow-Origin", "*")
+            headers.set("Access-Control-Expose-Headers", ResponseEncoder.exposedHeaders)
+        }
+
+        var text = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\nDate: \(String(decoding: date, as: UTF8.self))\r\nServer: \(serverName)"
+        for (name, value) in headers { text += "\r\n\(name): \(value)" }
+        text += "\r\nX-Request-ID: \(context.requestID)"
+        if status.code >= 200 && status != .noContent && status != .notModified { text += "\r\nContent-Length: \(body.count)" }
+        if context.closing {
+            text += "\r\nConnection: close"
+        } else if context.echoKeepAlive {
+            text += "\r\nConnection: keep-alive"
+        }
+        text += "\r\n\r\n"
+        let sendsBody = context.method != .head && status != .notModified && status != .noContent
+        return ResponseEncoder.Encoded(head: Array(text.utf8), body: sendsBody ? body : [], status: status)
+    }
+
+    private static func isCompressible(_ headers: HTTPHeaders) -> Bool {
+        guard !headers.contains("Content-Encoding"), let type = headers["Content-Type"] else { return false }
+        return type.contains("json") || type.contains("yaml") || type.hasPrefix("text/")
+    }
+}
