@@ -6,29 +6,38 @@ import HTTPServer
 /// rejected (which value was meant is ambiguous); unknown parameters are ignored,
 /// so clients may add cache-busters.
 struct CatalogParameters {
-    /// The request's query items: the known ones among them are each given once.
-    /// Kept as they are, not copied: a handful at most, so linear scans beat hashing.
-    private let items: [(name: String, value: String)]
+    /// The request's query, the known parameters in it each given once. Read as sent:
+    /// a handful of pairs, scanned for each parameter, with no String made for a name
+    /// or a number.
+    private let query: QueryString
 
-    /// - Parameter known: the parameters this endpoint reads.
+    /// - Parameter known: the parameters this endpoint reads, at most 64.
     init(_ request: HTTPRequest, known: [String]) throws {
-        items = request.queryItems
-        for (offset, item) in items.enumerated() where known.contains(where: { Self.same($0, item.name) }) {
-            guard !items[..<offset].contains(where: { Self.same($0.name, item.name) }) else {
-                throw Self.invalid(item.name, "must be given only once")
-            }
+        precondition(known.count <= 64, "CatalogParameters: at most 64 known parameters")
+        query = request.queryString
+        var seen: UInt64 = 0
+        try query.forEachPair { name, _ in
+            guard let index = known.firstIndex(where: { name.equals($0) }) else { return true }
+            guard seen & (1 << index) == 0 else { throw Self.invalid(known[index], "must be given only once") }
+            seen |= 1 << index
+            return true
         }
     }
 
     /// The parameter's value as given (percent-decoded), nil when absent.
     func value(_ name: String) -> String? {
-        items.first { Self.same($0.name, name) }?.value
+        withValue(name) { $0.decoded }
     }
 
-    /// Equal names; most differ in length, which is checked first, in constant time.
-    @inline(__always)
-    private static func same(_ first: String, _ second: String) -> Bool {
-        first.utf8.count == second.utf8.count && first == second
+    /// `read` applied to the parameter's value as sent, nil when absent.
+    private func withValue<Result>(_ name: String, _ read: (QueryString.Part) -> Result) -> Result? {
+        var result: Result?
+        query.forEachPair { pairName, value in
+            guard pairName.equals(name) else { return true }
+            result = read(value)
+            return false
+        }
+        return result
     }
 
     /// The parameter's text as given (an opaque value such as a cursor); nil when absent.
@@ -48,11 +57,11 @@ struct CatalogParameters {
     /// A decimal number (`-12`, `40.7`, `4.07e1`), finite; nil when absent.
     /// `NaN`, `inf`, hexadecimal and numbers that overflow (`1e999`) are rejected.
     func optionalNumber(_ name: String) throws -> Double? {
-        guard let text = value(name) else { return nil }
-        guard let value = DecimalText.number(text) else {
-            throw Self.invalid(name, "must be a decimal number, not \(Self.quote(text))")
+        guard let parsed = withValue(name, { $0.withDecodedBytes(DecimalText.number) }) else { return nil }
+        guard let value = parsed else {
+            throw Self.invalid(name, "must be a decimal number, not \(Self.quote(self.value(name) ?? ""))")
         }
-        guard value.isFinite else { throw Self.invalid(name, "must be a finite number, not \(Self.quote(text))") }
+        guard value.isFinite else { throw Self.invalid(name, "must be a finite number, not \(Self.quote(self.value(name) ?? ""))") }
         return value
     }
 
@@ -76,10 +85,10 @@ struct CatalogParameters {
 
     /// An integer (optional sign, decimal digits); nil when absent.
     func optionalInteger(_ name: String) throws -> Int? {
-        guard let text = value(name) else { return nil }
-        switch DecimalText.integer(text) {
+        guard let parsed = withValue(name, { $0.withDecodedBytes(DecimalText.integer) }) else { return nil }
+        switch parsed {
         case .value(let value): return value
-        case .notInteger: throw Self.invalid(name, "must be an integer, not \(Self.quote(text))")
+        case .notInteger: throw Self.invalid(name, "must be an integer, not \(Self.quote(value(name) ?? ""))")
         case .outOfRange: throw Self.invalid(name, "is out of range")
         }
     }

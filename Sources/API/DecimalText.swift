@@ -9,20 +9,17 @@ enum DecimalText {
     /// The value of `[+-]digits[.digits][(e|E)[+-]digits]`, with digits on at least one
     /// side of the point: what `Double(text)` gives for such a text, bit for bit
     /// (infinite when it overflows); nil for any other text.
-    static func number(_ text: String) -> Double? {
-        var text = text
-        let parsed = text.withUTF8 { scan($0) }
-        switch parsed {
+    static func number(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        switch scan(bytes) {
         case .invalid: return nil
         case .exact(let value): return value
-        case .inexact: return Double(text)
+        case .inexact: return Double(String(decoding: bytes, as: UTF8.self))
         }
     }
 
     /// The value of `[+-]digits`, as `Int(text)` reads it; `.notInteger` for any other text.
-    static func integer(_ text: String) -> Integer {
-        var text = text
-        let parsed = text.withUTF8 { bytes -> Integer? in
+    static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Integer {
+        let parsed = { () -> Integer? in
             var index = 0
             var negative = false
             if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
@@ -38,8 +35,8 @@ enum DecimalText {
                 index += 1
             }
             return .value(negative ? -value : value)
-        }
-        return parsed ?? Int(text).map(Integer.value) ?? .outOfRange
+        }()
+        return parsed ?? Int(String(decoding: bytes, as: UTF8.self)).map(Integer.value) ?? .outOfRange
     }
 
     /// What `integer(_:)` read.

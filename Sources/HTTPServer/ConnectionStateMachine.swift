@@ -288,9 +288,9 @@ struct ConnectionStateMachine {
     private mutating func dispatch(_ exchange: consuming Exchange) -> ConnectionAction {
         let head = exchange.head
         var request = HTTPRequest(
-            method: head.method, target: head.target, path: head.path, queryItems: head.queryItems,
-            version: head.version, headers: head.headers, body: body, remoteAddress: remoteAddress,
-            requestID: exchange.requestID)
+            method: head.method, target: head.target, path: head.path, version: head.version, headers: head.headers,
+            body: body, remoteAddress: remoteAddress, requestID: exchange.requestID)
+        request.queryString = head.query
         body = []
         if case .found(_, let pathParameters) = exchange.match { request.pathParameters = pathParameters }
         let match = exchange.match
@@ -313,7 +313,7 @@ struct ConnectionStateMachine {
             return respond(response, to: exchange, now: now)
         }
         let placeholder = RequestHead(
-            method: .get, target: "", path: "", queryItems: [], version: .http1_1, headers: HTTPHeaders(),
+            method: .get, target: "", path: "", query: QueryString(), version: .http1_1, headers: HTTPHeaders(),
             framing: .none, keepAlive: false, expectsContinue: false)
         return respond(
             response, to: Exchange(head: placeholder, requestID: makeRequestID(), startedAt: now, match: .notFound),

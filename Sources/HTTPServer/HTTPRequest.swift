@@ -5,8 +5,8 @@ public struct HTTPRequest: Sendable {
     public var target: String
     /// The percent-decoded path, without the query.
     public var path: String
-    /// The query's name/value pairs, percent-decoded (`+` as space), in order.
-    public var queryItems: [(name: String, value: String)]
+    /// The query, decoded on demand.
+    public var queryString: QueryString
     public var version: HTTPVersion
     public var headers: HTTPHeaders
     public var body: [UInt8]
@@ -32,13 +32,18 @@ public struct HTTPRequest: Sendable {
         self.method = method
         self.target = target
         self.path = path
-        self.queryItems = queryItems
+        self.queryString = QueryString(items: queryItems)
         self.version = version
         self.headers = headers
         self.body = body
         self.pathParameters = pathParameters
         self.remoteAddress = remoteAddress
         self.requestID = requestID
+    }
+
+    /// The query's name/value pairs, percent-decoded (`+` as space), in order.
+    public var queryItems: [(name: String, value: String)] {
+        queryString.items
     }
 
     /// The first value of query parameter `name`.

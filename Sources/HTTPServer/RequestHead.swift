@@ -3,7 +3,7 @@ struct RequestHead: Sendable {
     var method: HTTPMethod
     var target: String
     var path: String
-    var queryItems: [(name: String, value: String)]
+    var query: QueryString
     var version: HTTPVersion
     var headers: HTTPHeaders
     var framing: BodyFraming

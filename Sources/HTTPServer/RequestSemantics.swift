@@ -84,41 +84,23 @@ enum RequestSemantics {
         guard let path = decode(target, 0..<(queryStart ?? target.count), plusIsSpace: false), !path.utf8.contains(0) else {
             return .failure(Failure(status: .badRequest, reason: "the path has an invalid percent-escape"))
         }
-        var queryItems: [(name: String, value: String)] = []
+        let targetText = String(decoding: target, as: UTF8.self)
+        var query = QueryString()
         if let queryStart {
-            guard let items = decodeQuery(target, from: queryStart + 1) else {
+            let utf8 = targetText.utf8
+            guard let valid = QueryString(validating: Substring(utf8[utf8.index(utf8.startIndex, offsetBy: queryStart + 1)...])) else {
                 return .failure(Failure(status: .badRequest, reason: "the query has an invalid percent-escape"))
             }
-            queryItems = items
+            query = valid
         }
 
         // RFC 9112 §9.3: HTTP/1.1 persists unless "close"; HTTP/1.0 only with "keep-alive".
         let keepAlive = !connectionClose && (version == .http1_1 || connectionKeepAlive)
         return .success(
             RequestHead(
-                method: method, target: String(decoding: target, as: UTF8.self), path: path, queryItems: queryItems,
+                method: method, target: targetText, path: path, query: query,
                 version: version, headers: headers, framing: framing, keepAlive: keepAlive,
                 expectsContinue: expectsContinue && version == .http1_1 && framing != .none))
-    }
-
-    /// The `&`-separated `name=value` pairs of the query that starts at `start`, empty pairs
-    /// skipped; nil if a name or value has an invalid percent-escape.
-    private static func decodeQuery(_ target: UnsafeBufferPointer<UInt8>, from start: Int) -> [(name: String, value: String)]? {
-        var items: [(name: String, value: String)] = []
-        items.reserveCapacity(target[start...].count { $0 == UInt8(ascii: "&") } + 1)
-        var pairStart = start
-        while pairStart < target.count {
-            let pairEnd = target[pairStart...].firstIndex(of: UInt8(ascii: "&")) ?? target.count
-            if pairEnd > pairStart {
-                let equals = target[pairStart..<pairEnd].firstIndex(of: UInt8(ascii: "="))
-                guard let name = decode(target, pairStart..<(equals ?? pairEnd), plusIsSpace: true),
-                    let value = decode(target, equals.map { ($0 + 1)..<pairEnd } ?? pairEnd..<pairEnd, plusIsSpace: true)
-                else { return nil }
-                items.append((name, value))
-            }
-            pairStart = pairEnd + 1
-        }
-        return items
     }
 
     private static func decode(_ target: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, plusIsSpace: Bool) -> String? {
