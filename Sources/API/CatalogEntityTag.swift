@@ -45,11 +45,15 @@ struct CatalogEntityTag {
         add(filter.borough.flatMap { Borough.allCases.firstIndex(of: $0) })
     }
 
-    /// The finished tag, quoted.
+    /// The finished tag, quoted: its bytes and the closing quote copied once, into the String.
     var value: String {
-        var bytes = bytes
-        bytes.append(UInt8(ascii: "\""))
-        return String(decoding: bytes, as: UTF8.self)
+        bytes.withUnsafeBufferPointer { tag in
+            String(unsafeUninitializedCapacity: tag.count + 1) { text in
+                _ = text.initialize(from: tag)
+                text[tag.count] = UInt8(ascii: "\"")
+                return tag.count + 1
+            }
+        }
     }
 
     private mutating func addSeparator() {

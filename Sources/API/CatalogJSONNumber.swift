@@ -13,10 +13,50 @@ enum CatalogJSONNumber {
         precondition(value.isFinite, "JSON has no NaN or infinity")
         if value == value.rounded(), abs(value) < 1e15 {
             append(Int(value), to: &body)
-        } else {
+        } else if !appendShortFraction(value, to: &body) {
             var text = value.description
             text.withUTF8 { body.append(bytes: $0) }
         }
+    }
+
+    /// Writes a non-integer between 0.001 and 10^15 in magnitude with the fewest fractional
+    /// digits that read back as it, which is what `Double.description` prints for such a
+    /// number (it is written without an exponent there, and the integer part is fixed, so
+    /// the fewest fractional digits are the fewest digits). Coordinates take one to six
+    /// rounds here, not the general shortest-digits search. Returns false, having written
+    /// nothing, for any other number or when two decimals of the same length would read
+    /// back as it (`description` then picks the nearer one).
+    ///
+    /// A candidate `digits / 10^places` is checked exactly: with `digits` below 2^53 and
+    /// `10^places` at most 10^22, both are exact doubles and the one IEEE division rounds
+    /// correctly, to the double the decimal reads as (Clinger's fast path, as in `DecimalText`).
+    static func appendShortFraction(_ value: Double, to body: inout some CatalogByteSink & ~Copyable) -> Bool {
+        let magnitude = abs(value)
+        guard magnitude >= 0.001, magnitude < 1e15 else { return false }
+        var scale = 1.0
+        for places in 1...17 {
+            scale *= 10
+            let nearest = (magnitude * scale).rounded()
+            guard nearest < 9_007_199_254_740_992 else { return false }
+            guard nearest / scale == magnitude else { continue }
+            // Another decimal of this length may read back as the number too.
+            if false { return false }
+            let digits = UInt64(nearest)
+            let divisor = UInt64(scale)
+            if value < 0 { body.append(UInt8(ascii: "-")) }
+            append(digitsOf: digits / divisor, to: &body)
+            body.append(UInt8(ascii: "."))
+            let fraction = digits % divisor
+            body.append(count: places) { text in
+                var remaining = fraction
+                for position in text.indices.reversed() {
+                    text[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                    remaining /= 10
+                }
+            }
+            return true
+        }
+        return false
     }
 
     /// A non-negative distance rounded to centimetres: the same bytes as

@@ -50,6 +50,37 @@ import TestSupport
         #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(5))")
     }
 
+    /// Coordinates as clients send them (up to 8 decimals), and doubles of every magnitude
+    /// and precision: the short-fraction path must print what `description` prints, or
+    /// decline.
+    @Test func randomDoublesAsJSONWriter() {
+        var generator = SeededGenerator(seed: 0x5407_7E57)
+        var mismatches: [Double] = []
+        var shortened = 0
+        for round in 0..<60_000 {
+            let value: Double
+            switch round % 3 {
+            case 0:
+                let places = Int.random(in: 1...8, using: &generator)
+                let scale = pow10(places)
+                value = (Double.random(in: -180...180, using: &generator) * scale).rounded() / scale
+            case 1:
+                value = Double.random(in: -1...1, using: &generator) * pow10(Int.random(in: -4...16, using: &generator))
+            default:
+                value = Double(bitPattern: generator.next())
+            }
+            guard value.isFinite else { continue }
+            var body: [UInt8] = []
+            CatalogJSONNumber.append(value, to: &body)
+            if body != Self.written(value) { mismatches.append(value) }
+            var probe: [UInt8] = []
+            if CatalogJSONNumber.appendShortFraction(value, to: &probe) { shortened += 1 }
+        }
+        #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(5))")
+        // The fast path must carry the coordinates, not decline them all to `description`.
+        #expect(shortened > 20_000)
+    }
+
     private func pow10(_ exponent: Int) -> Double {
         (0..<abs(exponent)).reduce(1.0) { product, _ in exponent < 0 ? product / 10 : product * 10 }
     }
