@@ -6,22 +6,30 @@ import HTTPServer
 /// rejected (which value was meant is ambiguous); unknown parameters are ignored,
 /// so clients may add cache-busters.
 struct CatalogParameters {
-    /// The request's query, the known parameters in it each given once. Read as sent:
-    /// a handful of pairs, scanned for each parameter, with no String made for a name
-    /// or a number.
+    /// The request's query, read as sent: no String is made for a name or a number.
     private let query: QueryString
+    private let known: [String]
+    /// Where each known parameter's value lies in the query, by its index in `known`;
+    /// -1 when absent. Found in one pass over the query, which also finds duplicates.
+    private var valueStarts = SIMD16<Int32>(repeating: -1)
+    private var valueEnds = SIMD16<Int32>(repeating: -1)
 
-    /// - Parameter known: the parameters this endpoint reads, at most 64.
+    /// - Parameter known: the parameters this endpoint reads, at most 16.
     init(_ request: HTTPRequest, known: [String]) throws {
-        precondition(known.count <= 64, "CatalogParameters: at most 64 known parameters")
+        precondition(known.count <= 16, "CatalogParameters: at most 16 known parameters")
         query = request.queryString
-        var seen: UInt64 = 0
-        try query.forEachPair { name, _ in
-            guard let index = known.firstIndex(where: { name.equals($0) }) else { return true }
-            guard seen & (1 << index) == 0 else { throw Self.invalid(known[index], "must be given only once") }
-            seen |= 1 << index
+        self.known = known
+        var starts = valueStarts, ends = valueEnds
+        try query.forEachPair { name, value in
+            let escaped = name.isEscaped
+            let decoded = escaped ? name.decoded : ""
+            guard let index = known.firstIndex(where: { escaped ? decoded == $0 : name.equalsUndecoded($0) }) else { return true }
+            guard starts[index] < 0 else { throw Self.invalid(known[index], "must be given only once") }
+            starts[index] = Int32(value.offsets.lowerBound)
+            ends[index] = Int32(value.offsets.upperBound)
             return true
         }
+        (valueStarts, valueEnds) = (starts, ends)
     }
 
     /// The parameter's value as given (percent-decoded), nil when absent.
@@ -31,13 +39,18 @@ struct CatalogParameters {
 
     /// `read` applied to the parameter's value as sent, nil when absent.
     private func withValue<Result>(_ name: String, _ read: (QueryString.Part) -> Result) -> Result? {
-        var result: Result?
-        query.forEachPair { pairName, value in
-            guard pairName.equals(name) else { return true }
-            result = read(value)
-            return false
+        guard let index = known.firstIndex(of: name) else {
+            // Not one the endpoint declared: looked up by a scan (the first wins).
+            var result: Result?
+            query.forEachPair { pairName, value in
+                guard pairName.equals(name) else { return true }
+                result = read(value)
+                return false
+            }
+            return result
         }
-        return result
+        guard valueStarts[index] >= 0 else { return nil }
+        return query.withPart(at: Int(valueStarts[index])..<Int(valueEnds[index]), read)
     }
 
     /// The parameter's text as given (an opaque value such as a cursor); nil when absent.

@@ -27,7 +27,8 @@ public struct QueryString: Sendable {
             guard bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 >= 0x80 }) else { return true }
             var valid = true
             Self.forEachPair(in: bytes) { name, value in
-                valid = PercentDecoding.decode(name, plusIsSpace: true) != nil && PercentDecoding.decode(value, plusIsSpace: true) != nil
+                valid = PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[name]), plusIsSpace: true) != nil
+                    && PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[value]), plusIsSpace: true) != nil
                 return valid
             }
             return valid
@@ -50,17 +51,31 @@ public struct QueryString: Sendable {
     /// until it returns false.
     package func forEachPair(_ body: (_ name: Part, _ value: Part) throws -> Bool) rethrows {
         try withBytes { bytes in
-            try Self.forEachPair(in: bytes) { try body(Part(bytes: $0), Part(bytes: $1)) }
+            try Self.forEachPair(in: bytes) { name, value in
+                try body(Part(bytes: bytes, offsets: name), Part(bytes: bytes, offsets: value))
+            }
         }
+    }
+
+    /// Calls `body` with the part at `offsets`, as `forEachPair` gave it.
+    package func withPart<Result>(at offsets: Range<Int>, _ body: (Part) throws -> Result) rethrows -> Result {
+        try withBytes { try body(Part(bytes: $0, offsets: offsets)) }
     }
 
     /// A name or value as sent, valid while the closure it is given to runs.
     package struct Part {
         /// The bytes as sent, escapes and `+` undecoded.
         let bytes: UnsafeBufferPointer<UInt8>
+        /// Where the part lies in the query's bytes, for `withPart(at:)`.
+        package let offsets: Range<Int>
+
+        init(bytes query: UnsafeBufferPointer<UInt8>, offsets: Range<Int>) {
+            bytes = UnsafeBufferPointer(rebasing: query[offsets])
+            self.offsets = offsets
+        }
 
         /// Whether decoding changes the bytes: they hold a `%XX` escape or a `+`.
-        private var isEscaped: Bool {
+        package var isEscaped: Bool {
             bytes.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
         }
 
@@ -74,8 +89,13 @@ public struct QueryString: Sendable {
         /// Whether the part, decoded, is `text`; most are compared byte for byte, undecoded.
         package func equals(_ text: String) -> Bool {
             guard !isEscaped else { return decoded == text }
-            var text = text
-            return text.withUTF8 { $0.elementsEqual(bytes) }
+            return equalsUndecoded(text)
+        }
+
+        /// Whether the bytes as sent are `text`'s: most texts differ in length, checked first.
+        package func equalsUndecoded(_ text: String) -> Bool {
+            guard text.utf8.count == bytes.count else { return false }
+            return text.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(bytes) } ?? text.utf8.elementsEqual(bytes)
         }
 
         /// Calls `body` with the decoded part's UTF-8 bytes, which are the bytes as sent
@@ -92,17 +112,14 @@ public struct QueryString: Sendable {
         return try text.withUTF8(body)
     }
 
-    private static func forEachPair(
-        in bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Bool
-    ) rethrows {
+    /// Calls `body` with each non-empty pair's name and value offsets in `bytes`.
+    private static func forEachPair(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>) throws -> Bool) rethrows {
         var pairStart = 0
         while pairStart < bytes.count {
             let pairEnd = bytes[pairStart...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
             if pairEnd > pairStart {
                 let equals = bytes[pairStart..<pairEnd].firstIndex(of: UInt8(ascii: "=")) ?? pairEnd
-                let name = UnsafeBufferPointer(rebasing: bytes[pairStart..<equals])
-                let value = UnsafeBufferPointer(rebasing: bytes[min(equals + 1, pairEnd)..<pairEnd])
-                guard try body(name, value) else { return }
+                guard try body(pairStart..<equals, min(equals + 1, pairEnd)..<pairEnd) else { return }
             }
             pairStart = pairEnd + 1
         }
