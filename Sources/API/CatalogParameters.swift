@@ -39,7 +39,7 @@ struct CatalogParameters {
 
     /// `read` applied to the parameter's value as sent, nil when absent.
     private func withValue<Result>(_ name: String, _ read: (QueryString.Part) -> Result) -> Result? {
-        guard let index = known.firstIndex(of: name) else {
+        guard let index = known.firstIndex(where: { Self.same($0, name) }) else {
             // Not one the endpoint declared: looked up by a scan (the first wins).
             var result: Result?
             query.forEachPair { pairName, value in
@@ -56,6 +56,12 @@ struct CatalogParameters {
     /// The parameter's text as given (an opaque value such as a cursor); nil when absent.
     func string(_ name: String) -> String? {
         value(name)
+    }
+
+    /// Equal names; most differ in length, which is checked first, in constant time.
+    @inline(__always)
+    private static func same(_ first: String, _ second: String) -> Bool {
+        first.utf8.count == second.utf8.count && first == second
     }
 
     /// A required decimal number within `range`.

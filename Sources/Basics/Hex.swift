@@ -18,12 +18,16 @@ public enum Hex {
     }
 
     /// Appends all sixteen digits of `value`, zero-padded: a fixed width sorts and parses simply.
+    /// The digits are made by arithmetic on the stack and appended in one copy: entity tags
+    /// of every catalog response carry two or more of these.
     @inlinable
     public static func append(_ value: UInt64, to output: inout [UInt8]) {
-        var value = value
-        for _ in 0..<16 {
-            output.append(digits[Int(value >> 60)])
-            value <<= 4
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { text in
+            for position in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: value >> (60 - 4 * position)) & 0x0F
+                text[position] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
+            }
+            output.append(contentsOf: UnsafeBufferPointer(text))
         }
     }
 

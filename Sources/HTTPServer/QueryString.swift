@@ -5,23 +5,31 @@ import Basics
 /// than all of its reading. Its percent-escapes and UTF-8 are checked when it is made,
 /// so decoding it later cannot fail.
 public struct QueryString: Sendable {
-    /// The query as sent: `&`-separated `name=value` pairs, percent-encoded, `+` for space.
-    private let text: Substring
+    /// Holds the query as sent from `start` on: `&`-separated `name=value` pairs,
+    /// percent-encoded, `+` for space. A request's query is the end of its target, kept
+    /// whole: a native String's bytes are reached at once, a Substring's only after checks.
+    @usableFromInline let text: String
+    /// The UTF-8 offset of the query in `text`.
+    @usableFromInline let start: Int
 
     /// The empty query.
     public init() {
         text = ""
+        start = 0
     }
 
     /// The query of `items`, every byte but the unreserved ones (RFC 3986 §2.3) escaped,
     /// so that `items` reads them back unchanged.
     public init(items: [(name: String, value: String)]) {
-        text = items.isEmpty ? "" : Substring(items.map { Self.escaped($0.name) + "=" + Self.escaped($0.value) }.joined(separator: "&"))
+        text = items.map { Self.escaped($0.name) + "=" + Self.escaped($0.value) }.joined(separator: "&")
+        start = 0
     }
 
-    /// Nil when a name or value has an invalid percent-escape, or is not UTF-8 once decoded.
-    init?(validating text: Substring) {
+    /// The query that starts at UTF-8 offset `start` of `text` (a request-target, after its
+    /// `?`); nil when a name or value has an invalid percent-escape, or is not UTF-8 once decoded.
+    init?(validating text: String, from start: Int) {
         self.text = text
+        self.start = start
         let valid = withBytes { bytes in
             // Without `%` and non-ASCII bytes, every part decodes (`+` is only a space).
             guard bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 >= 0x80 }) else { return true }
@@ -48,8 +56,10 @@ public struct QueryString: Sendable {
     }
 
     /// Calls `body` with each pair's name and value as sent, in order, empty pairs skipped,
-    /// until it returns false.
-    package func forEachPair(_ body: (_ name: Part, _ value: Part) throws -> Bool) rethrows {
+    /// until it returns false. Inlinable, as the scans built on it: a handler's parameters
+    /// are read in a few hundred instructions only when no call separates them from the bytes.
+    @inlinable
+    public func forEachPair(_ body: (_ name: Part, _ value: Part) throws -> Bool) rethrows {
         try withBytes { bytes in
             try Self.forEachPair(in: bytes) { name, value in
                 try body(Part(bytes: bytes, offsets: name), Part(bytes: bytes, offsets: value))
@@ -58,28 +68,31 @@ public struct QueryString: Sendable {
     }
 
     /// Calls `body` with the part at `offsets`, as `forEachPair` gave it.
-    package func withPart<Result>(at offsets: Range<Int>, _ body: (Part) throws -> Result) rethrows -> Result {
+    @inlinable
+    public func withPart<Result>(at offsets: Range<Int>, _ body: (Part) throws -> Result) rethrows -> Result {
         try withBytes { try body(Part(bytes: $0, offsets: offsets)) }
     }
 
     /// A name or value as sent, valid while the closure it is given to runs.
-    package struct Part {
+    public struct Part {
         /// The bytes as sent, escapes and `+` undecoded.
-        let bytes: UnsafeBufferPointer<UInt8>
+        @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
         /// Where the part lies in the query's bytes, for `withPart(at:)`.
-        package let offsets: Range<Int>
+        public let offsets: Range<Int>
 
+        @inlinable @usableFromInline
         init(bytes query: UnsafeBufferPointer<UInt8>, offsets: Range<Int>) {
             bytes = UnsafeBufferPointer(rebasing: query[offsets])
             self.offsets = offsets
         }
 
         /// Whether decoding changes the bytes: they hold a `%XX` escape or a `+`.
-        package var isEscaped: Bool {
+        @inlinable
+        public var isEscaped: Bool {
             bytes.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
         }
 
-        package var decoded: String {
+        public var decoded: String {
             guard let text = PercentDecoding.decode(bytes, plusIsSpace: true) else {
                 preconditionFailure("QueryString: checked when it was made")
             }
@@ -87,33 +100,41 @@ public struct QueryString: Sendable {
         }
 
         /// Whether the part, decoded, is `text`; most are compared byte for byte, undecoded.
-        package func equals(_ text: String) -> Bool {
+        @inlinable
+        public func equals(_ text: String) -> Bool {
             guard !isEscaped else { return decoded == text }
             return equalsUndecoded(text)
         }
 
         /// Whether the bytes as sent are `text`'s: most texts differ in length, checked first.
-        package func equalsUndecoded(_ text: String) -> Bool {
+        @inlinable
+        public func equalsUndecoded(_ text: String) -> Bool {
             guard text.utf8.count == bytes.count else { return false }
             return text.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(bytes) } ?? text.utf8.elementsEqual(bytes)
         }
 
         /// Calls `body` with the decoded part's UTF-8 bytes, which are the bytes as sent
         /// unless the part is escaped.
-        package func withDecodedBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        @inlinable
+        public func withDecodedBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
             guard isEscaped else { return try body(bytes) }
             var text = decoded
             return try text.withUTF8(body)
         }
     }
 
-    private func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    @inlinable
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        if let result = try text.utf8.withContiguousStorageIfAvailable({ try body(UnsafeBufferPointer(rebasing: $0[start...])) }) {
+            return result
+        }
         var text = text
-        return try text.withUTF8(body)
+        return try text.withUTF8 { try body(UnsafeBufferPointer(rebasing: $0[start...])) }
     }
 
     /// Calls `body` with each non-empty pair's name and value offsets in `bytes`.
-    private static func forEachPair(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>) throws -> Bool) rethrows {
+    @inlinable
+    static func forEachPair(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>) throws -> Bool) rethrows {
         var pairStart = 0
         while pairStart < bytes.count {
             let pairEnd = bytes[pairStart...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count

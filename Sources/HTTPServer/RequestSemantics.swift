@@ -87,8 +87,7 @@ enum RequestSemantics {
         let targetText = String(decoding: target, as: UTF8.self)
         var query = QueryString()
         if let queryStart {
-            let utf8 = targetText.utf8
-            guard let valid = QueryString(validating: Substring(utf8[utf8.index(utf8.startIndex, offsetBy: queryStart + 1)...])) else {
+            guard let valid = QueryString(validating: targetText, from: queryStart + 1) else {
                 return .failure(Failure(status: .badRequest, reason: "the query has an invalid percent-escape"))
             }
             query = valid
