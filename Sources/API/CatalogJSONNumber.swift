@@ -20,12 +20,12 @@ enum CatalogJSONNumber {
     }
 
     /// Writes a non-integer between 0.001 and 10^15 in magnitude with the fewest fractional
-    /// digits that read back as it, which is what `Double.description` prints for such a
-    /// number (it is written without an exponent there, and the integer part is fixed, so
-    /// the fewest fractional digits are the fewest digits). Coordinates take one to six
-    /// rounds here, not the general shortest-digits search. Returns false, having written
-    /// nothing, for any other number or when two decimals of the same length would read
-    /// back as it (`description` then picks the nearer one).
+    /// digits that read back as it, up to 15 significant digits: what `Double.description`
+    /// prints for such a number (it is written without an exponent there, and the integer
+    /// part is fixed, so the fewest fractional digits are the fewest digits). Coordinates
+    /// take one to six rounds here, not the general shortest-digits search. Returns false,
+    /// having written nothing, for any other number or when two decimals of the same length
+    /// would read back as it (`description` then picks the nearer one).
     ///
     /// A candidate `digits / 10^places` is checked exactly: with `digits` below 2^53 and
     /// `10^places` at most 10^22, both are exact doubles and the one IEEE division rounds
@@ -34,26 +34,24 @@ enum CatalogJSONNumber {
         let magnitude = abs(value)
         guard magnitude >= 0.001, magnitude < 1e15 else { return false }
         var scale = 1.0
-        for places in 1...17 {
+        for places in 1...15 {
             scale *= 10
-            let nearest = (magnitude * scale).rounded()
-            guard nearest < 9_007_199_254_740_992 else { return false }
+            let scaled = magnitude * scale
+            // Up to 15 digits, the product is within 0.25 of the exact `magnitude × 10^places`,
+            // so it rounds to the one candidate there can be; truncating it plus a half rounds
+            // it (exact below 2^52) without a call to the C library.
+            guard scaled < 1e15 else { return false }
+            let nearest = Double(UInt64(scaled + 0.5))
             guard nearest / scale == magnitude else { continue }
             // Another decimal of this length may read back as the number too.
-            if false { return false }
+            if (nearest - 1) / scale == magnitude || (nearest + 1) / scale == magnitude { return false }
             let digits = UInt64(nearest)
             let divisor = UInt64(scale)
             if value < 0 { body.append(UInt8(ascii: "-")) }
             append(digitsOf: digits / divisor, to: &body)
             body.append(UInt8(ascii: "."))
             let fraction = digits % divisor
-            body.append(count: places) { text in
-                var remaining = fraction
-                for position in text.indices.reversed() {
-                    text[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                    remaining /= 10
-                }
-            }
+            body.append(count: places) { write(fraction, into: $0) }
             return true
         }
         return false
@@ -63,37 +61,53 @@ enum CatalogJSONNumber {
     /// `append((meters * 100).rounded() / 100)`. That value is the double nearest to
     /// `cents / 100`, and below 2^53 / 100 no shorter decimal rounds to it, so its
     /// shortest round-tripping form (`Double.description`) is `cents` with the point
-    /// moved two places and trailing fractional zeros dropped.
+    /// moved two places and trailing fractional zeros dropped. Written in one piece.
     static func appendCentimetres(_ meters: Double, to body: inout some CatalogByteSink & ~Copyable) {
-        let cents = (meters * 100).rounded()
-        guard cents >= 0, cents < 1e13 else {
-            append(cents / 100, to: &body)
+        let scaled = meters * 100
+        guard scaled >= 0, scaled < 1e13 else {
+            append(scaled.rounded() / 100, to: &body)
             return
         }
-        let whole = UInt64(cents)
-        append(digitsOf: whole / 100, to: &body)
-        let fraction = whole % 100
-        guard fraction != 0 else { return }
-        body.append(UInt8(ascii: "."))
-        body.append(UInt8(ascii: "0") + UInt8(fraction / 10))
-        if fraction % 10 != 0 { body.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
+        // Below 2^52, adding a half is exact and truncation rounds it half up, as `rounded()`
+        // does for a non-negative number, without a call to the C library.
+        let cents = UInt64(scaled + 0.5)
+        let (whole, fraction) = cents.quotientAndRemainder(dividingBy: 100)
+        let fractionDigits = fraction == 0 ? 0 : (fraction % 10 == 0 ? 1 : 2)
+        let wholeDigits = digitCount(whole)
+        body.append(count: wholeDigits + (fractionDigits == 0 ? 0 : 1 + fractionDigits)) { text in
+            write(whole, into: UnsafeMutableBufferPointer(rebasing: text[..<wholeDigits]))
+            guard fractionDigits > 0 else { return }
+            text[wholeDigits] = UInt8(ascii: ".")
+            text[wholeDigits + 1] = UInt8(ascii: "0") + UInt8(fraction / 10)
+            if fractionDigits == 2 { text[wholeDigits + 2] = UInt8(ascii: "0") + UInt8(fraction % 10) }
+        }
     }
 
     /// The decimal digits of `value`, counted, then written in place from the last.
     @inline(__always)
     private static func append(digitsOf value: UInt64, to body: inout some CatalogByteSink & ~Copyable) {
+        body.append(count: digitCount(value)) { write(value, into: $0) }
+    }
+
+    /// How many decimal digits `value` has (one for zero).
+    @inline(__always)
+    private static func digitCount(_ value: UInt64) -> Int {
         var length = 1
         var power: UInt64 = 10
         while length < 20, value >= power {
             length += 1
             power &*= 10
         }
-        body.append(count: length) { digits in
-            var remaining = value
-            for position in digits.indices.reversed() {
-                digits[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                remaining /= 10
-            }
+        return length
+    }
+
+    /// `value`'s last `text.count` decimal digits, zero-padded, into `text`.
+    @inline(__always)
+    private static func write(_ value: UInt64, into text: UnsafeMutableBufferPointer<UInt8>) {
+        var remaining = value
+        for position in text.indices.reversed() {
+            text[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
         }
     }
 }
