@@ -24,8 +24,8 @@ public func fuzzQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let limits = ParseLimits(maxHeadBytes: 1 << 20, maxURIBytes: 1 << 20, maxBodyBytes: 0)
     switch RequestHeadParser.parse(head, limits: limits) {
     case .complete(let parsed, _):
-        precondition(parsed.queryItems.count == pairs.count, "\(parsed.queryItems.count) items for \(pairs.count) pairs")
-        for (item, pair) in zip(parsed.queryItems, pairs) {
+        precondition(parsed.query.items.count == pairs.count, "\(parsed.query.items.count) items for \(pairs.count) pairs")
+        for (item, pair) in zip(parsed.query.items, pairs) {
             precondition(item.name == pair.0 && item.value == pair.1, "item \(item) is not the pair \(pair)")
         }
     case .invalid:

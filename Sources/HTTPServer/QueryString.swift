@@ -80,7 +80,7 @@ public struct QueryString: Sendable {
         /// Where the part lies in the query's bytes, for `withPart(at:)`.
         public let offsets: Range<Int>
 
-        @inlinable @usableFromInline
+        @inlinable
         init(bytes query: UnsafeBufferPointer<UInt8>, offsets: Range<Int>) {
             bytes = UnsafeBufferPointer(rebasing: query[offsets])
             self.offsets = offsets
