@@ -44,7 +44,9 @@ let package = Package(
         ),
 
         // The domain: photo catalog, and accounts with favorites.
-        .target(name: "Catalog", dependencies: ["Basics", "SQLite", "Gzip", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "Catalog",
+            dependencies: ["Basics", "SQLite", "Gzip", "CPrefetch", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "Accounts",
             dependencies: [

@@ -1,19 +1,22 @@
 /// A response body written into one allocation of a size fixed up front, for the
 /// bodies of `/nearby` and `/region`, whose sizes are bounded by their precomputed
-/// fragments. Each append is one bounds check and a copy: no uniqueness check, no
+/// fragments, and for entity tags. Each append is one bounds check and a copy: no uniqueness check, no
 /// growth and no reference counting, which `[UInt8].append` pays on every call.
 ///
-/// Not copyable: it points into storage that only `body(capacity:_:)` owns, and only
-/// while that call runs.
+/// Not copyable: it points into storage that only the initializer running it owns
+/// (`body(capacity:_:)`'s, or a String's), and only while that runs.
 struct CatalogBodyWriter: CatalogByteSink, ~Copyable {
     private let base: UnsafeMutablePointer<UInt8>
     private let capacity: Int
     /// The bytes written so far.
     private(set) var count = 0
 
-    private init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
-        self.base = base
-        self.capacity = capacity
+    /// A writer over `storage`, which must outlive it: the closure of an
+    /// `unsafeUninitializedCapacity` initializer, as in `body(capacity:_:)`.
+    /// - Precondition: `storage` is not empty.
+    init(storage: UnsafeMutableBufferPointer<UInt8>) {
+        base = storage.baseAddress!
+        capacity = storage.count
     }
 
     /// A body of at most `capacity` bytes, written by `write`.
@@ -21,7 +24,7 @@ struct CatalogBodyWriter: CatalogByteSink, ~Copyable {
     ///   a wrong bound stops the process rather than write past the storage).
     static func body(capacity: Int, _ write: (inout CatalogBodyWriter) -> Void) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: max(capacity, 1)) { storage, initialized in
-            var writer = CatalogBodyWriter(base: storage.baseAddress!, capacity: capacity)
+            var writer = CatalogBodyWriter(storage: storage)
             write(&writer)
             initialized = writer.count
         }

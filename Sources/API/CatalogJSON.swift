@@ -109,11 +109,12 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         var capacity = Self.nearbyEnvelopeBound
         for match in matches {
             let head = Int(locationFragments[match.location])
-            fragments.prefetch(head)
             capacity += Self.nearbyMatchBound + fragments.size(head)
             // A year filter may pick any of the location's photos: all of them bound the pick.
             let photos = filter.filtersYears ? catalog.photoRange(location: match.location).count : min(match.photoCount, photosPerLocation)
             if photos > 0 { capacity += fragments.size(run: (head + 1)..<(head + 1 + photos)) }
+            // The head and, without a year filter, the photos that follow it are copied next.
+            fragments.prefetch(run: head..<(head + 1 + (filter.filtersYears ? 0 : photos)))
         }
         return CatalogBodyWriter.body(capacity: capacity) { body in
             body.append(#"{"latitude":"#)
@@ -190,7 +191,7 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         var capacity = Self.regionEnvelopeBound
         for match in result.matches {
             if everyPhoto, match.photoCount > 0 {
-                regionEntries.prefetch(match.location)
+                regionEntries.prefetch(run: match.location..<(match.location + 1))
                 capacity += 1 + regionEntries.size(match.location)
             } else {
                 capacity += 1 + Self.regionEntryBound + fragments.size(Int(locationFragments[match.location]))

@@ -89,22 +89,15 @@ struct CatalogJSONArena: Sendable {
         append((start + part.lowerBound)..<(start + part.upperBound), to: &body)
     }
 
-    /// Starts loading the first bytes of fragment `index` into the cache, so that
-    /// copying several scattered fragments waits for memory once, not once each.
-    func prefetch(_ index: Int) {
-        let start = Int(bounds[index].start)
+    /// Starts loading the fragments `run` into the cache, so that copying several
+    /// scattered runs waits for memory once, not once per cache line of each.
+    /// - Precondition: `run` is not empty.
+    func prefetch(run: Range<Int>) {
+        let start = Int(bounds[run.lowerBound].start), end = Int(bounds[run.upperBound - 1].end)
         bytes.withUnsafeBytes { all in
-            var offset = start
-            while offset < min(start + Self.prefetchedBytes, all.count) {
-                prefetch_for_reading(all.baseAddress! + offset)
-                offset += 64
-            }
+            for offset in stride(from: start, to: end, by: 64) { prefetch_for_reading(all.baseAddress! + offset) }
         }
     }
-
-    /// How much of a fragment `prefetch` asks for: enough for the hardware prefetcher
-    /// to take over a longer run.
-    private static let prefetchedBytes = 512
 
     private func append(_ range: Range<Int>, to body: inout some CatalogByteSink & ~Copyable) {
         bytes.withUnsafeBufferPointer { all in

@@ -8,23 +8,20 @@ import HTTPServer
 struct CatalogParameters {
     /// The request's query, read as sent: no String is made for a name or a number.
     private let query: QueryString
-    private let known: [String]
+    private let known: CatalogParameterNames
     /// Where each known parameter's value lies in the query, by its index in `known`;
     /// -1 when absent. Found in one pass over the query, which also finds duplicates.
     private var valueStarts = SIMD16<Int32>(repeating: -1)
     private var valueEnds = SIMD16<Int32>(repeating: -1)
 
-    /// - Parameter known: the parameters this endpoint reads, at most 16.
-    init(_ request: HTTPRequest, known: [String]) throws {
-        precondition(known.count <= 16, "CatalogParameters: at most 16 known parameters")
+    /// - Parameter known: the parameters this endpoint reads.
+    init(_ request: HTTPRequest, known: CatalogParameterNames) throws {
         query = request.queryString
         self.known = known
         var starts = valueStarts, ends = valueEnds
         try query.forEachPair { name, value in
-            let escaped = name.isEscaped
-            let decoded = escaped ? name.decoded : ""
-            guard let index = known.firstIndex(where: { escaped ? decoded == $0 : name.equalsUndecoded($0) }) else { return true }
-            guard starts[index] < 0 else { throw Self.invalid(known[index], "must be given only once") }
+            guard let index = name.withDecodedBytes({ known.index(ofBytes: $0) }) else { return true }
+            guard starts[index] < 0 else { throw Self.invalid(known.names[index], "must be given only once") }
             starts[index] = Int32(value.offsets.lowerBound)
             ends[index] = Int32(value.offsets.upperBound)
             return true
@@ -33,17 +30,18 @@ struct CatalogParameters {
     }
 
     /// The parameter's value as given (percent-decoded), nil when absent.
-    func value(_ name: String) -> String? {
+    func value(_ name: StaticString) -> String? {
         withValue(name) { $0.decoded }
     }
 
-    /// `read` applied to the parameter's value as sent, nil when absent.
-    private func withValue<Result>(_ name: String, _ read: (QueryString.Part) -> Result) -> Result? {
-        guard let index = known.firstIndex(where: { Self.same($0, name) }) else {
+    /// `read` applied to the parameter's value as sent, nil when absent. Names are
+    /// literals throughout, so a declared one is found by its bytes, with no String made.
+    private func withValue<Result>(_ name: StaticString, _ read: (QueryString.Part) -> Result) -> Result? {
+        guard let index = known.index(of: name) else {
             // Not one the endpoint declared: looked up by a scan (the first wins).
             var result: Result?
             query.forEachPair { pairName, value in
-                guard pairName.equals(name) else { return true }
+                guard pairName.equals(name.description) else { return true }
                 result = read(value)
                 return false
             }
@@ -54,18 +52,12 @@ struct CatalogParameters {
     }
 
     /// The parameter's text as given (an opaque value such as a cursor); nil when absent.
-    func string(_ name: String) -> String? {
+    func string(_ name: StaticString) -> String? {
         value(name)
     }
 
-    /// Equal names; most differ in length, which is checked first, in constant time.
-    @inline(__always)
-    private static func same(_ first: String, _ second: String) -> Bool {
-        first.utf8.count == second.utf8.count && first == second
-    }
-
     /// A required decimal number within `range`.
-    func number(_ name: String, in range: ClosedRange<Double>) throws -> Double {
+    func number(_ name: StaticString, in range: ClosedRange<Double>) throws -> Double {
         guard let value = try optionalNumber(name) else { throw Self.invalid(name, "is required") }
         guard range.contains(value) else {
             throw Self.invalid(name, "must be between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound))")
@@ -75,7 +67,7 @@ struct CatalogParameters {
 
     /// A decimal number (`-12`, `40.7`, `4.07e1`), finite; nil when absent.
     /// `NaN`, `inf`, hexadecimal and numbers that overflow (`1e999`) are rejected.
-    func optionalNumber(_ name: String) throws -> Double? {
+    func optionalNumber(_ name: StaticString) throws -> Double? {
         guard let parsed = withValue(name, { $0.withDecodedBytes(DecimalText.number) }) else { return nil }
         guard let value = parsed else {
             throw Self.invalid(name, "must be a decimal number, not \(Self.quote(self.value(name) ?? ""))")
@@ -85,7 +77,7 @@ struct CatalogParameters {
     }
 
     /// A required integer within `range`.
-    func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int {
+    func integer(_ name: StaticString, in range: ClosedRange<Int>) throws -> Int {
         guard let value = try optionalInteger(name) else { throw Self.invalid(name, "is required") }
         guard range.contains(value) else {
             throw Self.invalid(name, "must be an integer from \(range.lowerBound) to \(range.upperBound)")
@@ -94,7 +86,7 @@ struct CatalogParameters {
     }
 
     /// An integer within `range`, `defaultValue` when absent.
-    func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws -> Int {
+    func integer(_ name: StaticString, default defaultValue: Int, in range: ClosedRange<Int>) throws -> Int {
         guard let value = try optionalInteger(name) else { return defaultValue }
         guard range.contains(value) else {
             throw Self.invalid(name, "must be an integer from \(range.lowerBound) to \(range.upperBound)")
@@ -103,7 +95,7 @@ struct CatalogParameters {
     }
 
     /// An integer (optional sign, decimal digits); nil when absent.
-    func optionalInteger(_ name: String) throws -> Int? {
+    func optionalInteger(_ name: StaticString) throws -> Int? {
         guard let parsed = withValue(name, { $0.withDecodedBytes(DecimalText.integer) }) else { return nil }
         switch parsed {
         case .value(let value): return value
@@ -144,7 +136,7 @@ struct CatalogParameters {
     }
 
     /// A year filter, -9999 to 9999; nil when absent.
-    private func year(_ name: String) throws -> Int? {
+    private func year(_ name: StaticString) throws -> Int? {
         guard let year = try optionalInteger(name) else { return nil }
         guard Self.years.contains(year) else {
             throw Self.invalid(name, "must be a year from \(Self.years.lowerBound) to \(Self.years.upperBound)")
@@ -154,7 +146,7 @@ struct CatalogParameters {
 
     private static let years = -9999...9999
 
-    static func invalid(_ name: String, _ problem: String) -> HTTPError {
+    static func invalid(_ name: some CustomStringConvertible, _ problem: String) -> HTTPError {
         HTTPError(.badRequest, detail: "Query parameter '\(name)' \(problem).")
     }
 

@@ -26,8 +26,8 @@ public struct CatalogRoutes: Sendable {
         router.add(.get, "/boroughs", .immediate { _ in boroughs() })
     }
 
-    static let nearbyParameters = ["lat", "lon", "limit", "radius", "from", "to", "borough", "photos"]
-    static let regionParameters = ["south", "west", "north", "east", "limit", "from", "to", "borough"]
+    static let nearbyParameters: CatalogParameterNames = ["lat", "lon", "limit", "radius", "from", "to", "borough", "photos"]
+    static let regionParameters: CatalogParameterNames = ["south", "west", "north", "east", "limit", "from", "to", "borough"]
 
     func nearby(_ request: HTTPRequest) throws -> HTTPResponse {
         let parameters = try CatalogParameters(request, known: Self.nearbyParameters)
@@ -43,14 +43,15 @@ public struct CatalogRoutes: Sendable {
 
         let query = NearbyQuery(latitude: latitude, longitude: longitude, limit: limit, radius: radius, filter: filter)
         let body = json.nearbyBody(query, photosPerLocation: photos, matches: catalog.nearby(query))
-        var tag = CatalogEntityTag(dataVersion: catalog.dataVersion, endpoint: "n")
-        tag.add(latitude)
-        tag.add(longitude)
-        tag.add(limit)
-        tag.add(radius)
-        tag.add(filter)
-        tag.add(photos)
-        return .json(body, etag: tag.value)
+        let etag = CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "n") { tag in
+            tag.add(latitude)
+            tag.add(longitude)
+            tag.add(limit)
+            tag.add(radius)
+            tag.add(filter)
+            tag.add(photos)
+        }
+        return .json(body, etag: etag)
     }
 
     func region(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -61,11 +62,15 @@ public struct CatalogRoutes: Sendable {
 
         let query = RegionQuery(south: south, west: west, north: north, east: east, limit: limit, filter: filter)
         let body = json.regionBody(catalog.region(query), everyPhoto: !filter.filtersYears)
-        var tag = CatalogEntityTag(dataVersion: catalog.dataVersion, endpoint: "r")
-        for value in [south, west, north, east] { tag.add(value) }
-        tag.add(limit)
-        tag.add(filter)
-        return .json(body, etag: tag.value)
+        let etag = CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "r") { tag in
+            tag.add(south)
+            tag.add(west)
+            tag.add(north)
+            tag.add(east)
+            tag.add(limit)
+            tag.add(filter)
+        }
+        return .json(body, etag: etag)
     }
 
     func photo(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -73,12 +78,11 @@ public struct CatalogRoutes: Sendable {
         guard let index = catalog.photoIndex(photoID: photoID) else {
             throw HTTPError(.notFound, detail: "There is no photo with ID '\(photoID.prefix(80))'.")
         }
-        var tag = CatalogEntityTag(dataVersion: catalog.dataVersion, endpoint: "p")
-        tag.add(index)
-        return .json(json.photoBody(index), etag: tag.value)
+        let etag = CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "p") { $0.add(index) }
+        return .json(json.photoBody(index), etag: etag)
     }
 
     func boroughs() -> HTTPResponse {
-        .json(json.boroughsBody, etag: CatalogEntityTag(dataVersion: catalog.dataVersion, endpoint: "b").value)
+        .json(json.boroughsBody, etag: CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "b"))
     }
 }

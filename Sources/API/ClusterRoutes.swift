@@ -30,7 +30,7 @@ public struct ClusterRoutes: Sendable {
         router.add(.get, "/clusters", .immediate { try clusters($0) })
     }
 
-    static let parameters = ["south", "west", "north", "east", "zoom", "limit", "from", "to", "borough"]
+    static let parameters: CatalogParameterNames = ["south", "west", "north", "east", "zoom", "limit", "from", "to", "borough"]
 
     func clusters(_ request: HTTPRequest) throws -> HTTPResponse {
         let parameters = try CatalogParameters(request, known: Self.parameters)
@@ -50,11 +50,15 @@ public struct ClusterRoutes: Sendable {
 
     /// The body and the ETag of a query, made afresh.
     func render(_ query: ClusterQuery) -> ClusterResponseCache.Answer {
-        var tag = CatalogEntityTag(dataVersion: catalog.dataVersion, endpoint: "c")
-        for value in [query.south, query.west, query.north, query.east] { tag.add(value) }
-        tag.add(query.zoom)
-        tag.add(query.limit)
-        tag.add(query.filter)
-        return ClusterResponseCache.Answer(body: json.body(index.clusters(query)), etag: tag.value)
+        let etag = CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "c") { tag in
+            tag.add(query.south)
+            tag.add(query.west)
+            tag.add(query.north)
+            tag.add(query.east)
+            tag.add(query.zoom)
+            tag.add(query.limit)
+            tag.add(query.filter)
+        }
+        return ClusterResponseCache.Answer(body: json.body(index.clusters(query)), etag: etag)
     }
 }

@@ -24,7 +24,7 @@ public struct SearchRoutes: Sendable {
         router.add(.get, "/search", .immediateUnlessBlocking({ try searchOnEventLoop($0) }, blocking: { try search($0) }))
     }
 
-    static let parameters = ["q", "from", "to", "borough", "lat", "lon", "limit", "cursor"]
+    static let parameters: CatalogParameterNames = ["q", "from", "to", "borough", "lat", "lon", "limit", "cursor"]
 
     /// The response, or nil when the query costs too much for an event loop.
     func searchOnEventLoop(_ request: HTTPRequest) throws -> HTTPResponse? {
@@ -69,10 +69,11 @@ public struct SearchRoutes: Sendable {
         let body = json.searchBody(
             total: page.total, photos: page.photos, distances: page.distances,
             nextCursor: page.nextOffset.map { SearchCursor.encode(offset: $0, listDigest: listDigest) })
-        var tag = CatalogEntityTag(dataVersion: dataVersion, endpoint: "s")
-        tag.add(Int(bitPattern: UInt(listDigest)))
-        tag.add(query.limit)
-        tag.add(query.offset)
-        return .json(body, etag: tag.value)
+        let etag = CatalogEntityTag.value(dataVersion: dataVersion, endpoint: "s") { tag in
+            tag.add(Int(bitPattern: UInt(listDigest)))
+            tag.add(query.limit)
+            tag.add(query.offset)
+        }
+        return .json(body, etag: etag)
     }
 }

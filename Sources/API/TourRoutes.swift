@@ -32,8 +32,8 @@ struct TourRoutes: Sendable {
         router.add(.get, "/tours/favorites", .accountsBlocking { try favoritesTour($0) })
     }
 
-    static let tourParameters = ["lat", "lon", "minutes", "stops", "minPhotos", "from", "to", "borough"]
-    static let favoritesTourParameters = ["lat", "lon"]
+    static let tourParameters: CatalogParameterNames = ["lat", "lon", "minutes", "stops", "minPhotos", "from", "to", "borough"]
+    static let favoritesTourParameters: CatalogParameterNames = ["lat", "lon"]
 
     /// The best tour the planner finds; its ETag depends only on the normalized query,
     /// because the planner is deterministic.
@@ -54,14 +54,15 @@ struct TourRoutes: Sendable {
             json.appendMatchingPhotos(of: stop.site.location, filter: filter, limit: Self.photosPerStop, to: &body)
         }
         // "t1": the planner's version, so a server with another planner tags its tours apart.
-        var tag = CatalogEntityTag(dataVersion: catalog.dataVersion, endpoint: "t1")
-        tag.add(latitude)
-        tag.add(longitude)
-        tag.add(minutes)
-        tag.add(stops)
-        tag.add(minPhotos)
-        tag.add(filter)
-        return .json(body, etag: tag.value)
+        let etag = CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "t1") { tag in
+            tag.add(latitude)
+            tag.add(longitude)
+            tag.add(minutes)
+            tag.add(stops)
+            tag.add(minPhotos)
+            tag.add(filter)
+        }
+        return .json(body, etag: etag)
     }
 
     /// The shortest walk through the locations of the caller's favorites; each stop

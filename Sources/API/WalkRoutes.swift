@@ -20,7 +20,7 @@ public struct WalkRoutes: Sendable {
     /// `GET /walks` walks per page.
     static let walksLimit = 1...100
     static let defaultWalksLimit = 20
-    static let pageParameters = ["limit", "cursor"]
+    static let pageParameters: CatalogParameterNames = ["limit", "cursor"]
     static let pointShape = #"{"latitude": number, "longitude": number}"#
 
     public init(accounts: Accounts, walks: Walks, catalog: PhotoCatalog, photos: any PhotoSummaryProvider) {

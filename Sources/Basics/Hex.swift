@@ -23,11 +23,18 @@ public enum Hex {
     @inlinable
     public static func append(_ value: UInt64, to output: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { text in
-            for position in 0..<16 {
-                let nibble = UInt8(truncatingIfNeeded: value >> (60 - 4 * position)) & 0x0F
-                text[position] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
-            }
+            write(value, to: text)
             output.append(contentsOf: UnsafeBufferPointer(text))
+        }
+    }
+
+    /// Writes the sixteen digits of `value`, zero-padded, into the first sixteen bytes of `digits`.
+    @inlinable
+    public static func write(_ value: UInt64, to digits: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(digits.count >= 16, "Hex.write: sixteen digits need sixteen bytes")
+        for position in 0..<16 {
+            let nibble = UInt8(truncatingIfNeeded: value >> (60 - 4 * position)) & 0x0F
+            digits[position] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
         }
     }
 

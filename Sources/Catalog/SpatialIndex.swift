@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// A static 3-d tree over the locations' unit vectors, for exact k-nearest searches
 /// by great-circle distance anywhere on the globe (poles and antimeridian included).
 ///
@@ -44,13 +46,16 @@ struct SpatialIndex: Sendable {
         }
     }
 
-    /// A unit vector in plain scalars: 24 bytes, where a `SIMD3<Double>` takes 32, so a
-    /// leaf's points fill fewer cache lines.
+    /// A slot's unit vector in plain scalars and its location: 32 bytes, two to a cache
+    /// line, so a leaf scan asks `accepts` about a point without reading another array.
     private struct Point {
         var x, y, z: Double
+        var location: Int32
 
-        init(_ vector: SIMD3<Double>) {
+        /// - Parameter location: -1 for a query's point, which stands for no location.
+        init(_ vector: SIMD3<Double>, location: Int32 = -1) {
             (x, y, z) = (vector.x, vector.y, vector.z)
+            self.location = location
         }
 
         /// The squared chord length to another unit vector.
@@ -63,7 +68,6 @@ struct SpatialIndex: Sendable {
 
     /// What a survivor of the chord test needs for its exact distance, by slot.
     private struct Site {
-        var location: Int
         var latitude: Double
         var longitude: Double
         var cosLatitude: Double
@@ -84,11 +88,11 @@ struct SpatialIndex: Sendable {
         var nodes = [Node.placeholder]
         depth = Self.build(&nodes, &slots, vectors, 0..<vectors.count, into: 0)
         self.nodes = nodes
-        points = slots.map { Point(vectors[Int($0)]) }
+        points = slots.map { Point(vectors[Int($0)], location: $0) }
         sites = slots.map { slot in
             let location = Int(slot)
             return Site(
-                location: location, latitude: latitudes[location], longitude: longitudes[location],
+                latitude: latitudes[location], longitude: longitudes[location],
                 cosLatitude: GreatCircle.cosLatitude(latitudes[location]))
         }
     }
@@ -130,9 +134,11 @@ struct SpatialIndex: Sendable {
         guard limit > 0 else { return [] }
         let query = Point(GreatCircle.unitVector(latitude: latitude, longitude: longitude))
         var candidates = ChordCandidates(limit: limit, chordBound: GreatCircle.chordBound(forDistance: maxDistance))
-        forEachSlot(near: query, nearerFirst: true, boundSquared: { candidates.boundSquared }) { slot, chordSquared in
-            guard accepts(sites[slot].location) else { return }
+        forEachSlot(near: query, nearerFirst: true, boundSquared: { candidates.boundSquared }) { slot, location, chordSquared in
+            guard accepts(location) else { return }
             candidates.insert(slot: slot, chordSquared: chordSquared)
+            // Its site is read for the exact distance after the walk: loaded meanwhile.
+            sites.withUnsafeBufferPointer { prefetch_for_reading($0.baseAddress! + slot) }
         }
 
         // Exact distances for the candidates alone; they, not chords, order the result.
@@ -144,7 +150,7 @@ struct SpatialIndex: Sendable {
             let meters = GreatCircle.distance(
                 latitude1: latitude, longitude1: longitude, cosLatitude1: cosLatitude,
                 latitude2: site.latitude, longitude2: site.longitude, cosLatitude2: site.cosLatitude)
-            if meters <= maxDistance { found.append((site.location, meters)) }
+            if meters <= maxDistance { found.append((location(atSlot: candidate.slot), meters)) }
         }
         found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.location < $1.location }
         if found.count > limit { found.removeSubrange(limit...) }
@@ -165,20 +171,25 @@ struct SpatialIndex: Sendable {
         let boundSquared = bound * bound
         let cosLatitude = GreatCircle.cosLatitude(latitude)
         var found: [(location: Int, distance: Double)] = []
-        forEachSlot(near: query, nearerFirst: false, boundSquared: { boundSquared }) { slot, _ in
+        forEachSlot(near: query, nearerFirst: false, boundSquared: { boundSquared }) { slot, location, _ in
+            guard accepts(location) else { return }
             let site = sites[slot]
-            guard accepts(site.location) else { return }
             let meters = GreatCircle.distance(
                 latitude1: latitude, longitude1: longitude, cosLatitude1: cosLatitude,
                 latitude2: site.latitude, longitude2: site.longitude, cosLatitude2: site.cosLatitude)
-            if meters <= maxDistance { found.append((site.location, meters)) }
+            if meters <= maxDistance { found.append((location, meters)) }
         }
         found.sort { $0.location < $1.location }
         return found
     }
 
+    /// The location whose point is in `slot`.
+    private func location(atSlot slot: Int) -> Int {
+        Int(points[slot].location)
+    }
+
     /// The one tree walk of both searches: calls `visit` with each slot whose point lies
-    /// within `boundSquared()` (a squared chord) of `query`, and its squared chord,
+    /// within `boundSquared()` (a squared chord) of `query`, with its location and squared chord,
     /// descending only into nodes whose box lies within it. The bound is read anew at
     /// every node and point, so a k-nearest search may tighten it from `visit`.
     ///
@@ -186,7 +197,8 @@ struct SpatialIndex: Sendable {
     ///   tightening bound prunes the farther one sooner.
     @inline(__always)
     private func forEachSlot(
-        near query: Point, nearerFirst: Bool, boundSquared: () -> Double, _ visit: (_ slot: Int, _ chordSquared: Double) -> Void
+        near query: Point, nearerFirst: Bool, boundSquared: () -> Double,
+        _ visit: (_ slot: Int, _ location: Int, _ chordSquared: Double) -> Void
     ) {
         nodes.withUnsafeBufferPointer { nodes in
             points.withUnsafeBufferPointer { points in
@@ -201,8 +213,11 @@ struct SpatialIndex: Sendable {
                         guard next.distanceSquared <= boundSquared() else { continue }
                         let node = nodes[Int(next.node)]
                         if node.firstChild >= 0 {
-                            var near = Pending(node: node.firstChild, distanceSquared: nodes[Int(node.firstChild)].distanceSquared(to: query))
-                            var far = Pending(node: node.firstChild + 1, distanceSquared: nodes[Int(node.firstChild) + 1].distanceSquared(to: query))
+                            let first = nodes[Int(node.firstChild)], second = nodes[Int(node.firstChild) + 1]
+                            Self.prefetchPoints(of: first, in: points)
+                            Self.prefetchPoints(of: second, in: points)
+                            var near = Pending(node: node.firstChild, distanceSquared: first.distanceSquared(to: query))
+                            var far = Pending(node: node.firstChild + 1, distanceSquared: second.distanceSquared(to: query))
                             if nearerFirst, far.distanceSquared < near.distanceSquared { swap(&near, &far) }
                             // The near one on top, popped first.
                             pending[pendingCount] = far
@@ -211,14 +226,26 @@ struct SpatialIndex: Sendable {
                             continue
                         }
                         for slot in Int(node.slotStart)..<Int(node.slotEnd) {
-                            let chordSquared = points[slot].chordSquared(to: query)
+                            let point = points[slot]
+                            let chordSquared = point.chordSquared(to: query)
                             guard chordSquared <= boundSquared() else { continue }
-                            visit(slot, chordSquared)
+                            visit(slot, Int(point.location), chordSquared)
                         }
                     }
                 }
             }
         }
+    }
+
+    /// Starts loading a leaf's points into the cache when its node is pushed, so that
+    /// scanning it later waits for memory once, not once per cache line; the index
+    /// does not fit in a core's cache, and the scans were waiting on it.
+    @inline(__always)
+    private static func prefetchPoints(of node: Node, in points: UnsafeBufferPointer<Point>) {
+        guard node.firstChild < 0 else { return }
+        let start = UnsafeRawPointer(points.baseAddress! + Int(node.slotStart))
+        let bytes = Int(node.slotEnd - node.slotStart) * MemoryLayout<Point>.stride
+        for offset in stride(from: 0, to: bytes, by: 64) { prefetch_for_reading(start + offset) }
     }
 
     /// A node waiting in `forEachSlot`'s stack.

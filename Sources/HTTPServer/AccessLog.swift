@@ -2,15 +2,22 @@ import Logging
 
 /// One `.info` line per request, through the logger's `AccessLogHandler` when it has
 /// one, else as metadata of a "request" event. The level and the handler's kind are
-/// looked at once, when the server starts: its logger cannot change afterwards.
-struct AccessLog: Sendable {
+/// looked at once, when the server starts: its logger cannot change afterwards. A class,
+/// so that recording a request reads its fields in place instead of copying the logger.
+final class AccessLog: Sendable {
     private let logger: Logger
-    private let handler: (any AccessLogHandler)?
+    /// The handler's `logRequest`, bound once: calling it through the existential would
+    /// copy the handler (and retain what it holds) on every request.
+    private let logRequest: (@Sendable (AccessLogRecord) -> Void)?
     private let enabled: Bool
 
     init(logger: Logger) {
         self.logger = logger
-        handler = logger.handler as? any AccessLogHandler
+        if let handler = logger.handler as? any AccessLogHandler {
+            logRequest = { handler.logRequest($0) }
+        } else {
+            logRequest = nil
+        }
         enabled = logger.logLevel <= .info
     }
 
@@ -21,8 +28,8 @@ struct AccessLog: Sendable {
         let record = AccessLogRecord(
             method: method, path: path, status: status.code, bytes: bytes,
             durationMicroseconds: (MonotonicClock.now() &- startedAt) / 1000, requestID: requestID, remote: remote)
-        if let handler {
-            handler.logRequest(record)
+        if let logRequest {
+            logRequest(record)
         } else {
             logger.info("request", metadata: record.metadata)
         }

@@ -286,13 +286,12 @@ struct ConnectionStateMachine {
 
     /// Hands the complete request to the shell, which runs it through `RequestPipeline`.
     private mutating func dispatch(_ exchange: consuming Exchange) -> ConnectionAction {
-        let head = exchange.head
-        var request = HTTPRequest(
-            method: head.method, target: head.target, path: head.path, version: head.version, headers: head.headers,
-            body: body, remoteAddress: remoteAddress, requestID: exchange.requestID)
-        request.queryString = head.query
+        var pathParameters: [String: String] = [:]
+        if case .found(_, let parameters) = exchange.match { pathParameters = parameters }
+        let request = HTTPRequest(
+            head: exchange.head, body: body, pathParameters: pathParameters, remoteAddress: remoteAddress,
+            requestID: exchange.requestID)
         body = []
-        if case .found(_, let pathParameters) = exchange.match { request.pathParameters = pathParameters }
         let match = exchange.match
         state = .awaitingHandler
         answering = exchange
@@ -312,13 +311,14 @@ struct ConnectionStateMachine {
         if let exchange {
             return respond(response, to: exchange, now: now)
         }
-        let placeholder = RequestHead(
-            method: .get, target: "", path: "", query: QueryString(), version: .http1_1, headers: HTTPHeaders(),
-            framing: .none, keepAlive: false, expectsContinue: false)
         return respond(
-            response, to: Exchange(head: placeholder, requestID: makeRequestID(), startedAt: now, match: .notFound),
+            response, to: Exchange(head: Self.unreadHead, requestID: makeRequestID(), startedAt: now, match: .notFound),
             logPath: "-", logMethod: HTTPMethod(rawValue: "-"), now: now)
     }
+
+    /// Stands for the head of a request that could not be read, in its exchange.
+    private static let unreadHead = RequestHead(
+        method: .get, target: "", path: "", query: QueryString(), version: .http1_1, headers: HTTPHeaders(), keepAlive: false)
 
     private mutating func respond(
         _ response: HTTPResponse, to exchange: Exchange, logPath: String? = nil, logMethod: HTTPMethod? = nil, now: UInt64

@@ -1,14 +1,16 @@
 /// A parsed request as handlers see it: no socket, the whole body already read.
 public struct HTTPRequest: Sendable {
-    public var method: HTTPMethod
+    /// The request line and headers, shared with the connection that answers the request.
+    let head: RequestHead
+    public var method: HTTPMethod { head.method }
     /// The request-target exactly as sent (origin-form: path and query).
-    public var target: String
+    public var target: String { head.target }
     /// The percent-decoded path, without the query.
-    public var path: String
+    public var path: String { head.path }
     /// The query, decoded on demand.
-    public var queryString: QueryString
-    public var version: HTTPVersion
-    public var headers: HTTPHeaders
+    public var queryString: QueryString { head.query }
+    public var version: HTTPVersion { head.version }
+    public var headers: HTTPHeaders { head.headers }
     public var body: [UInt8]
     /// Values of the route's `{name}` segments, filled in by the router.
     public var pathParameters: [String: String]
@@ -17,6 +19,7 @@ public struct HTTPRequest: Sendable {
     /// The `X-Request-ID` sent by the client, or one generated for this request.
     public var requestID: String
 
+    /// A request made by hand (tests, tools): its query is `queryItems`, encoded.
     public init(
         method: HTTPMethod,
         target: String,
@@ -29,12 +32,15 @@ public struct HTTPRequest: Sendable {
         remoteAddress: String = "",
         requestID: String = ""
     ) {
-        self.method = method
-        self.target = target
-        self.path = path
-        self.queryString = QueryString(items: queryItems)
-        self.version = version
-        self.headers = headers
+        let head = RequestHead(
+            method: method, target: target, path: path, query: QueryString(items: queryItems), version: version,
+            headers: headers)
+        self.init(head: head, body: body, pathParameters: pathParameters, remoteAddress: remoteAddress, requestID: requestID)
+    }
+
+    /// A request as the connection read it.
+    init(head: RequestHead, body: [UInt8], pathParameters: [String: String], remoteAddress: String, requestID: String) {
+        self.head = head
         self.body = body
         self.pathParameters = pathParameters
         self.remoteAddress = remoteAddress
@@ -46,13 +52,24 @@ public struct HTTPRequest: Sendable {
         queryString.items
     }
 
-    /// The first value of query parameter `name`.
+    /// The first value of query parameter `name`, decoded; only that value is decoded.
     public func query(_ name: String) -> String? {
-        queryItems.first { $0.name == name }?.value
+        var found: String?
+        queryString.forEachPair { pairName, value in
+            guard pairName.equals(name) else { return true }
+            found = value.decoded
+            return false
+        }
+        return found
     }
 
-    /// Every value of query parameter `name`, in order.
+    /// Every value of query parameter `name`, decoded, in order.
     public func queryValues(_ name: String) -> [String] {
-        queryItems.filter { $0.name == name }.map(\.value)
+        var found: [String] = []
+        queryString.forEachPair { pairName, value in
+            if pairName.equals(name) { found.append(value.decoded) }
+            return true
+        }
+        return found
     }
 }

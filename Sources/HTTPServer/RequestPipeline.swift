@@ -7,7 +7,9 @@ import Logging
 enum RequestPipeline {
     /// The response to `request` for its route `match`: the handler's, a thrown
     /// `HTTPError`'s problem, a 500 for anything else, or the router's 404, 405 and `OPTIONS`.
-    static func response(to request: HTTPRequest, match: Router.Match, logger: Logger) -> HTTPResponse {
+    ///
+    /// - Parameter logger: read only when a handler fails with an unexpected error.
+    static func response(to request: HTTPRequest, match: Router.Match, logger: @autoclosure () -> Logger) -> HTTPResponse {
         switch match {
         case .found(let handler, _):
             switch handler.placement(for: request) {
@@ -55,14 +57,14 @@ enum RequestPipeline {
     /// Runs a handler, turning a thrown `HTTPError` into its problem and anything else
     /// into a generic 500 whose details go to the log only.
     private static func run(
-        _ handler: (HTTPRequest) throws -> HTTPResponse, _ request: HTTPRequest, logger: Logger
+        _ handler: (HTTPRequest) throws -> HTTPResponse, _ request: HTTPRequest, logger: () -> Logger
     ) -> HTTPResponse {
         do {
             return try handler(request)
         } catch let error as HTTPError {
             return error.problemResponse
         } catch {
-            logger.error(
+            logger().error(
                 "handler failed",
                 metadata: ["error": "\(error)", "path": .string(request.path), "request_id": .string(request.requestID)])
             return HTTPError(.internalServerError, detail: "The server could not complete the request.").problemResponse
