@@ -152,7 +152,7 @@ struct ConnectionStateMachine {
     }
 
     /// The response to the request handed over with `.handle`.
-    mutating func handlerFinished(_ response: HTTPResponse, now: UInt64) -> ConnectionAction {
+    mutating func handlerFinished(_ response: consuming HTTPResponse, now: UInt64) -> ConnectionAction {
         guard case .awaitingHandler = state, let exchange = answering.take() else { return .none }
         return respond(response, to: exchange, now: now)
     }
@@ -321,7 +321,7 @@ struct ConnectionStateMachine {
         method: .get, target: "", path: "", query: QueryString(), version: .http1_1, headers: HTTPHeaders(), keepAlive: false)
 
     private mutating func respond(
-        _ response: HTTPResponse, to exchange: Exchange, logPath: String? = nil, logMethod: HTTPMethod? = nil, now: UInt64
+        _ response: consuming HTTPResponse, to exchange: Exchange, logPath: String? = nil, logMethod: HTTPMethod? = nil, now: UInt64
     ) -> ConnectionAction {
         let head = exchange.head
         if !head.keepAlive || shuttingDown { closeAfterWrite = true }
