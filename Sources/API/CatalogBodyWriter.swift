@@ -1,7 +1,7 @@
-/// A response body written into one allocation of a size fixed up front, for the
-/// bodies of `/nearby` and `/region`, whose sizes are bounded by their precomputed
-/// fragments, and for entity tags. Each append is one bounds check and a copy: no uniqueness check, no
-/// growth and no reference counting, which `[UInt8].append` pays on every call.
+/// Bytes written into one allocation of a size fixed up front: the bodies of `/nearby`
+/// and `/region`, whose sizes are bounded by their precomputed fragments, and entity
+/// tags. Each append is one bounds check and a copy: no uniqueness check, no growth
+/// and no reference counting, which `[UInt8].append` pays on every call.
 ///
 /// Not copyable: it points into storage that only the initializer running it owns
 /// (`body(capacity:_:)`'s, or a String's), and only while that runs.
