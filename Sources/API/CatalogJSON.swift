@@ -106,6 +106,9 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
     /// written into one allocation of its bound (`nearbyBound`).
     func nearbyBody(_ query: NearbyQuery, photosPerLocation: Int, matches: [NearbyMatch]) -> [UInt8] {
         let filter = query.filter
+        // Where the fragments lie is itself a cache miss per match, and the sizes below
+        // wait on it: all of them are requested at once, not one after another.
+        for match in matches { fragments.prefetchBounds(of: Int(locationFragments[match.location])) }
         var capacity = Self.nearbyEnvelopeBound
         for match in matches {
             let head = Int(locationFragments[match.location])

@@ -99,6 +99,12 @@ struct CatalogJSONArena: Sendable {
         }
     }
 
+    /// Starts loading where fragment `index` lies, and so the fragments after it that
+    /// share its cache line.
+    func prefetchBounds(of index: Int) {
+        bounds.withUnsafeBufferPointer { prefetch_for_reading($0.baseAddress! + index) }
+    }
+
     private func append(_ range: Range<Int>, to body: inout some CatalogByteSink & ~Copyable) {
         bytes.withUnsafeBufferPointer { all in
             body.append(bytes: UnsafeBufferPointer(rebasing: all[range]))

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// The whole photo catalog in memory, immutable once loaded, with its spatial index.
 /// Loaded from the SQLite catalog at start; queries never touch the database.
 ///
@@ -81,7 +83,12 @@ public final class PhotoCatalog: Sendable {
             latitude: query.latitude, longitude: query.longitude, limit: query.limit, maxDistance: query.radius ?? .infinity
         ) { location in
             if let borough = filter.borough, boroughs[location] != borough { return false }
-            return !filter.filtersYears || photoCount(location: location, filter: filter) > 0
+            guard filter.filtersYears else {
+                // A candidate's photo count is read if it is found: loaded while the search goes on.
+                photoRanges.withUnsafeBufferPointer { prefetch_for_reading($0.baseAddress! + location) }
+                return true
+            }
+            return photoCount(location: location, filter: filter) > 0
         }
         return found.map { match in
             NearbyMatch(

@@ -39,10 +39,20 @@ struct SpatialIndex: Sendable {
         /// The squared chord length from `point` to the nearest point of the box.
         @inline(__always)
         func distanceSquared(to point: Point) -> Double {
-            let x = max(max(lowerX - point.x, point.x - upperX), 0)
-            let y = max(max(lowerY - point.y, point.y - upperY), 0)
-            let z = max(max(lowerZ - point.z, point.z - upperZ), 0)
+            let x = Self.gap(lowerX - point.x, point.x - upperX)
+            let y = Self.gap(lowerY - point.y, point.y - upperY)
+            let z = Self.gap(lowerZ - point.z, point.z - upperZ)
             return x * x + y * y + z * z
+        }
+
+        /// The larger of a point's two signed distances past a box's sides on one axis, or
+        /// zero within them. Written with strict comparisons, which compile to `maxsd`:
+        /// `Swift.max` must keep its NaN and signed-zero order, which costs a compare and
+        /// three logic instructions each, and no coordinate here is NaN.
+        @inline(__always)
+        private static func gap(_ belowLower: Double, _ aboveUpper: Double) -> Double {
+            let larger = belowLower > aboveUpper ? belowLower : aboveUpper
+            return larger > 0 ? larger : 0
         }
     }
 
@@ -133,28 +143,54 @@ struct SpatialIndex: Sendable {
     ) -> [(location: Int, distance: Double)] {
         guard limit > 0 else { return [] }
         let query = Point(GreatCircle.unitVector(latitude: latitude, longitude: longitude))
-        var candidates = ChordCandidates(limit: limit, chordBound: GreatCircle.chordBound(forDistance: maxDistance))
-        forEachSlot(near: query, nearerFirst: true, boundSquared: { candidates.boundSquared }) { slot, location, chordSquared in
-            guard accepts(location) else { return }
-            candidates.insert(slot: slot, chordSquared: chordSquared)
-            // Its site is read for the exact distance after the walk: loaded meanwhile.
-            sites.withUnsafeBufferPointer { prefetch_for_reading($0.baseAddress! + slot) }
+        // Room for the limit and a few ties on the stack; more ties move to the heap.
+        return withUnsafeTemporaryAllocation(of: ChordCandidates.Entry.self, capacity: limit + 8) { buffer in
+            var candidates = ChordCandidates(
+                limit: limit, chordBound: GreatCircle.chordBound(forDistance: maxDistance), buffer: buffer)
+            forEachSlot(near: query, nearerFirst: true, boundSquared: { candidates.boundSquared }) { slot, location, chordSquared in
+                guard accepts(location) else { return }
+                candidates.insert(slot: slot, chordSquared: chordSquared)
+                // Its site is read for the exact distance after the walk: loaded meanwhile.
+                sites.withUnsafeBufferPointer { prefetch_for_reading($0.baseAddress! + slot) }
+            }
+            return nearest(among: candidates.entries, latitude: latitude, longitude: longitude, limit: limit, maxDistance: maxDistance)
         }
+    }
 
-        // Exact distances for the candidates alone; they, not chords, order the result.
+    /// The exact distances of a search's candidates, which alone order the result: the
+    /// `limit` nearest within `maxDistance`, by distance then location index.
+    private func nearest(
+        among candidates: UnsafeBufferPointer<ChordCandidates.Entry>,
+        latitude: Double, longitude: Double, limit: Int, maxDistance: Double
+    ) -> [(location: Int, distance: Double)] {
         let cosLatitude = GreatCircle.cosLatitude(latitude)
-        var found: [(location: Int, distance: Double)] = []
-        found.reserveCapacity(candidates.entries.count)
-        for candidate in candidates.entries {
-            let site = sites[candidate.slot]
-            let meters = GreatCircle.distance(
-                latitude1: latitude, longitude1: longitude, cosLatitude1: cosLatitude,
-                latitude2: site.latitude, longitude2: site.longitude, cosLatitude2: site.cosLatitude)
-            if meters <= maxDistance { found.append((location(atSlot: candidate.slot), meters)) }
+        return Array(unsafeUninitializedCapacity: candidates.count) { found, count in
+            sites.withUnsafeBufferPointer { sites in
+                for candidate in candidates {
+                    let site = sites[candidate.slot]
+                    let meters = GreatCircle.distance(
+                        latitude1: latitude, longitude1: longitude, cosLatitude1: cosLatitude,
+                        latitude2: site.latitude, longitude2: site.longitude, cosLatitude2: site.cosLatitude)
+                    guard meters <= maxDistance else { continue }
+                    let match = (location: location(atSlot: candidate.slot), distance: meters)
+                    // An insertion sort: chord order, which the candidates come in, is nearly always this one.
+                    var insertion = count
+                    while insertion > 0, Self.precedes(match, found[insertion - 1]) {
+                        found[insertion] = found[insertion - 1]
+                        insertion -= 1
+                    }
+                    found[insertion] = match
+                    count += 1
+                }
+            }
+            count = min(count, limit)
         }
-        found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.location < $1.location }
-        if found.count > limit { found.removeSubrange(limit...) }
-        return found
+    }
+
+    /// The result's order: by distance, then by location index.
+    @inline(__always)
+    private static func precedes(_ a: (location: Int, distance: Double), _ b: (location: Int, distance: Double)) -> Bool {
+        a.distance != b.distance ? a.distance < b.distance : a.location < b.location
     }
 
     /// Every location within `maxDistance` metres (inclusive) that `accepts` keeps, in
