@@ -137,7 +137,8 @@ final class Connection {
     private func readAvailable() {
         let result: IOResult<Int>
         do {
-            result = try systemCall("read") { read(socket.rawValue, loop.readBuffer.baseAddress, loop.readBuffer.count) }
+            // `recv`, not `read`: the socket call skips the file layer's checks and notifications.
+            result = try systemCall("recv") { recv(socket.rawValue, loop.readBuffer.baseAddress, loop.readBuffer.count, 0) }
         } catch {
             perform(machine.peerClosed())
             return
