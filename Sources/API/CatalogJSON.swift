@@ -103,7 +103,8 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
     }
 
     /// `{"latitude":…,"longitude":…,"locations":[Location + distanceMeters + photos]}`,
-    /// written into one allocation of its bound (`nearbyBound`).
+    /// written into one allocation of its bound (`nearbyEnvelopeBound`, and per match
+    /// `nearbyMatchBound` and its fragments).
     func nearbyBody(_ query: NearbyQuery, photosPerLocation: Int, matches: [NearbyMatch]) -> [UInt8] {
         let filter = query.filter
         // Where the fragments lie is itself a cache miss per match, and the sizes below

@@ -16,13 +16,17 @@
 struct ChordCandidates: ~Copyable {
     typealias Entry = (slot: Int, chordSquared: Double)
 
+    /// Entries beyond `limit` a lent buffer should hold: ties within the margin are
+    /// rare, so `limit + tieRoom` entries almost never move to the heap.
+    static let tieRoom = 8
+
     /// Nearest first; the first `count` are initialized.
     private var storage: UnsafeMutablePointer<Entry>
     private var capacity: Int
     /// Whether `storage` was allocated here, when the lent buffer filled, and is freed here.
     private var ownsStorage = false
-    private(set) var count = 0
-    let limit: Int
+    private var count = 0
+    private let limit: Int
     /// The squared chord length a newcomer must not exceed.
     private(set) var boundSquared: Double
 

@@ -143,8 +143,9 @@ struct SpatialIndex: Sendable {
     ) -> [(location: Int, distance: Double)] {
         guard limit > 0 else { return [] }
         let query = Point(GreatCircle.unitVector(latitude: latitude, longitude: longitude))
-        // Room for the limit and a few ties on the stack; more ties move to the heap.
-        return withUnsafeTemporaryAllocation(of: ChordCandidates.Entry.self, capacity: limit + 8) { buffer in
+        return withUnsafeTemporaryAllocation(
+            of: ChordCandidates.Entry.self, capacity: limit + ChordCandidates.tieRoom
+        ) { buffer in
             var candidates = ChordCandidates(
                 limit: limit, chordBound: GreatCircle.chordBound(forDistance: maxDistance), buffer: buffer)
             forEachSlot(near: query, nearerFirst: true, boundSquared: { candidates.boundSquared }) { slot, location, chordSquared in

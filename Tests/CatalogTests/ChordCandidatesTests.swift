@@ -11,7 +11,7 @@ import TestSupport
         var generator = SeededGenerator(seed: 20_261_124)
         for round in 0..<2_000 {
             let limit = Int.random(in: 1...12, using: &generator)
-            let bufferSize = Int.random(in: 1...(limit + 8), using: &generator)
+            let bufferSize = Int.random(in: 1...(limit + ChordCandidates.tieRoom), using: &generator)
             // Few distinct chords, so ties at the limit-th are common.
             let distinctChords = Int.random(in: 1...20, using: &generator)
             let chords = (0..<distinctChords).map { _ in Double.random(in: 0...0.01, using: &generator) }
