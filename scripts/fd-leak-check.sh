@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Descriptor-leak check (CI, RELIABILITY.md): starts a release build, warms it up,
+# Descriptor-leak check (CI, docs/RELIABILITY.md): starts a release build, warms it up,
 # counts its open descriptors (/proc/PID/fd), runs DURATION seconds of mixed good,
 # bad and aborted requests (scripts/hostile-clients.py burst: half heads, cut bodies,
 # garbage, resets, clients gone before the answer), and fails unless the count comes

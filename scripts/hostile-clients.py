@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Misbehaving and idle HTTP clients for the reliability scenarios (RELIABILITY.md).
+"""Misbehaving and idle HTTP clients for the reliability scenarios (docs/RELIABILITY.md).
 
 Each subcommand talks to a server on 127.0.0.1, runs for a bounded time and prints
 one JSON object of what it saw on stdout (progress on stderr):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Disk full (RELIABILITY.md): the server's --data-dir is a small tmpfs (root only:
+# Disk full (docs/RELIABILITY.md): the server's --data-dir is a small tmpfs (root only:
 # it mounts one), filled up while clients write.
 #
 # Writes: favorites, recents, profile changes, registrations and walk points (a group

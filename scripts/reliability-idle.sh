@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 10,000 idle keep-alive connections held while wrk measures GET /nearby (RELIABILITY.md):
+# 10,000 idle keep-alive connections held while wrk measures GET /nearby (docs/RELIABILITY.md):
 # req/s without and with them, and the server's RSS and descriptors before and while
 # they are held. Goal: they cost under 100 MiB and under 10 % of the req/s.
 #

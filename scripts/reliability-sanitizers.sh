@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite under AddressSanitizer, then under ThreadSanitizer
-# (RELIABILITY.md), each in its own scratch path so the debug build is left alone.
+# (docs/RELIABILITY.md), each in its own scratch path so the debug build is left alone.
 # Prints each run's summary and every sanitizer report's first lines; fails if either
 # run fails or reports anything.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Slowloris, slow readers and a connection flood against a release build (RELIABILITY.md).
+# Slowloris, slow readers and a connection flood against a release build (docs/RELIABILITY.md).
 #
 # 1. wrk measures GET /nearby while 1,000 slowloris connections trickle a request head
 #    one byte every 3 s, then while 100 slow readers pipeline /openapi.yaml and read it

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak: mixed traffic for DURATION seconds against a release build (RELIABILITY.md):
+# Soak: mixed traffic for DURATION seconds against a release build (docs/RELIABILITY.md):
 # reads, logins, favorites, recents, walks, bad requests, and clients that vanish
 # mid-request. Every 10 s a sample of the server's RSS, open descriptors and the
 # interval's p50/p99 goes to a CSV; at the end the descriptors must be back at their
