@@ -3,7 +3,7 @@
 ///
 /// Why: the sweep runs every 100 ms, and walking all connections cost a loop holding
 /// 10,000 idle keep-alive connections 100,000 visits a second, each touching a
-/// `Connection` that is otherwise cold (RELIABILITY.md, section 4). A binary min-heap of
+/// `Connection` that is otherwise cold (docs/RELIABILITY.md, section 4). A binary min-heap of
 /// (deadline, descriptor, connection id) with lazy deletion makes a sweep with nothing
 /// due one comparison.
 ///

@@ -26,7 +26,7 @@ final class EventLoop: @unchecked Sendable {
     /// Work for the loop's thread; nil once `run()` has returned. A task that comes later
     /// (a worker's response after the grace period forced the loop to stop) is dropped:
     /// kept, its closure would hold the loop and the loop the closure, and neither would
-    /// ever be freed (AddressSanitizer's leak check found that cycle, RELIABILITY.md).
+    /// ever be freed (AddressSanitizer's leak check found that cycle, docs/RELIABILITY.md).
     private let tasks = Mutex<[@Sendable () -> Void]?>([])
 
     private var connections: [Int32: Connection] = [:]
