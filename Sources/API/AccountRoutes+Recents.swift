@@ -13,11 +13,11 @@ extension AccountRoutes {
     func recordView(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try authenticate(request)
         let photoID = request.pathParameters["photoID"] ?? ""
-        guard let summary = photos.photoSummaryJSON(photoID: photoID) else {
+        guard let placed = photos.placedPhotoJSON(photoID: photoID) else {
             throw HTTPError(.notFound, detail: "no photo has the id \(photoID)")
         }
         let recent = try accounts.recordView(user, photoID: photoID)
-        return .json(RecentJSON.recent(recent, summary: summary))
+        return .json(RecentJSON.recent(recent, placed: placed))
     }
 
     /// The most recently viewed first. Photos that have left the catalog since they
@@ -28,7 +28,7 @@ extension AccountRoutes {
             .integer("limit", default: Self.defaultRecentsLimit, in: Self.recentsLimit)
         let recents = try accounts.recents(user, limit: Accounts.recentsCapacity)
         let shown = recents.lazy.compactMap { recent in
-            self.photos.photoSummaryJSON(photoID: recent.photoID).map { RecentJSON.recent(recent, summary: $0) }
+            self.photos.placedPhotoJSON(photoID: recent.photoID).map { RecentJSON.recent(recent, placed: $0) }
         }.prefix(limit)
         return .json(RecentJSON.list(Array(shown)))
     }

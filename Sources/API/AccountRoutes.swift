@@ -9,32 +9,33 @@ import HTTPServer
 /// scrypt. Protected endpoints authenticate before they look at the body.
 public struct AccountRoutes: Sendable {
     let accounts: Accounts
-    let photos: any PhotoSummaryProvider
+    let photos: any PlacedPhotoProvider
 
     /// `GET /favorites` page sizes.
     static let favoritesLimit = 1...200
     static let defaultFavoritesLimit = 50
 
-    public init(accounts: Accounts, photos: any PhotoSummaryProvider) {
+    public init(accounts: Accounts, photos: any PlacedPhotoProvider) {
         self.accounts = accounts
         self.photos = photos
     }
 
     public func register(in router: inout Router) {
-        router.add(.post, "/users", handler(registerUser))
-        router.add(.post, "/users/login", handler(login))
-        router.add(.get, "/users/me", handler(me))
-        router.add(.post, "/users/logout", handler(logout))
-        router.add(.put, "/users/me/password", handler(changePassword))
-        router.add(.delete, "/users/me", handler(deleteUser))
-        router.add(.get, "/favorites", handler(listFavorites))
-        router.add(.put, "/favorites/{photoID}", handler(saveFavorite))
-        router.add(.delete, "/favorites/{photoID}", handler(removeFavorite))
-        router.add(.patch, "/users/me", handler(updateProfile))
-        router.add(.delete, "/users/me/data", handler(eraseUserData))
-        router.add(.get, "/recents", handler(listRecents))
-        router.add(.put, "/recents/{photoID}", handler(recordView))
-        router.add(.delete, "/recents", handler(clearRecents))
+        router.add(.post, "/users", caching: .noStore, handler(registerUser))
+        router.add(.post, "/users/login", caching: .noStore, handler(login))
+        router.add(.get, "/users/me", caching: .noStore, handler(me))
+        router.add(.post, "/users/logout", caching: .noStore, handler(logout))
+        router.add(.put, "/users/me/password", caching: .noStore, handler(changePassword))
+        router.add(.delete, "/users/me", caching: .noStore, handler(deleteUser))
+        router.add(.get, "/favorites", caching: .noStore, handler(listFavorites))
+        router.add(.get, "/favorites/{photoID}", caching: .noStore, handler(showFavorite))
+        router.add(.put, "/favorites/{photoID}", caching: .noStore, handler(saveFavorite))
+        router.add(.delete, "/favorites/{photoID}", caching: .noStore, handler(removeFavorite))
+        router.add(.patch, "/users/me", caching: .noStore, handler(updateProfile))
+        router.add(.delete, "/users/me/data", caching: .noStore, handler(eraseUserData))
+        router.add(.get, "/recents", caching: .noStore, handler(listRecents))
+        router.add(.put, "/recents/{photoID}", caching: .noStore, handler(recordView))
+        router.add(.delete, "/recents", caching: .noStore, handler(clearRecents))
     }
 
     // MARK: Users
@@ -83,25 +84,35 @@ public struct AccountRoutes: Sendable {
 
     // MARK: Favorites
 
+    static let favoritesParameters: CatalogParameterNames = ["limit", "cursor", "ids"]
+
+    /// A page of favorites, or with `ids` the caller's favorites among those photos (the
+    /// hearts of a list screen), newest first and never paged.
     private func listFavorites(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try authenticate(request)
-        var limit = Self.defaultFavoritesLimit
-        if let text = request.query("limit") {
-            guard let value = Int(text), Self.favoritesLimit.contains(value) else {
-                throw HTTPError(
-                    .badRequest,
-                    detail: "limit must be an integer from \(Self.favoritesLimit.lowerBound) to \(Self.favoritesLimit.upperBound)")
+        let parameters = try CatalogParameters(request, known: Self.favoritesParameters)
+        if let ids = parameters.string("ids") {
+            for other: StaticString in ["limit", "cursor"] where parameters.string(other) != nil {
+                throw CatalogParameters.invalid(other, "cannot be combined with 'ids'")
             }
-            limit = value
+            let favorites = try accounts.favorites(user, photoIDs: try FavoriteIDs.parse(ids))
+            return .json(FavoriteJSON.page(FavoritesPage(favorites: favorites, nextCursor: nil), photos: photos))
         }
-        let page = try accounts.favorites(user, limit: limit, cursor: request.query("cursor"))
+        let limit = try parameters.integer("limit", default: Self.defaultFavoritesLimit, in: Self.favoritesLimit)
+        let page = try accounts.favorites(user, limit: limit, cursor: parameters.string("cursor"))
         return .json(FavoriteJSON.page(page, photos: photos))
+    }
+
+    private func showFavorite(_ request: HTTPRequest) throws -> HTTPResponse {
+        let user = try authenticate(request)
+        let favorite = try accounts.favorite(user, photoID: request.pathParameters["photoID"] ?? "")
+        return .json(FavoriteJSON.favorite(favorite, photos: photos))
     }
 
     private func saveFavorite(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try authenticate(request)
         let photoID = request.pathParameters["photoID"] ?? ""
-        guard photos.photoSummaryJSON(photoID: photoID) != nil else {
+        guard photos.placedPhotoJSON(photoID: photoID) != nil else {
             throw HTTPError(.notFound, detail: "no photo has the id \(photoID)")
         }
         let saved = try accounts.saveFavorite(user, photoID: photoID)

@@ -40,12 +40,12 @@ public final class Application: Sendable {
         let search = try PhotoSearch(catalog: catalog, databasePath: CatalogStore.databasePath(configuration.dataDirectory))
         SearchRoutes(search: search, catalogRoutes: catalogRoutes, dataVersion: catalog.dataVersion).register(in: &router)
         ClusterRoutes(catalog: catalog).register(in: &router)
-        AccountRoutes(accounts: accounts, photos: catalogRoutes.photoSummaries).register(in: &router)
+        AccountRoutes(accounts: accounts, photos: catalogRoutes.placedPhotos).register(in: &router)
         TourRoutes(catalog: catalog, json: catalogRoutes.json, accounts: accounts).register(in: &router)
         WalkRoutes(
-            accounts: accounts, walks: Walks(
-                database: accounts.database, catalog: catalog, maximumPoints: configuration.maximumWalkPoints), catalog: catalog,
-            photos: catalogRoutes.photoSummaries
+            accounts: accounts,
+            walks: Walks(database: accounts.database, catalog: catalog, maximumPoints: configuration.maximumWalkPoints),
+            photos: catalogRoutes.placedPhotos
         ).register(in: &router)
         self.router = router
         server = HTTPServer(configuration: configuration.server, router: router, logger: logger)

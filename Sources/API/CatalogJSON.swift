@@ -6,7 +6,7 @@ import HTTPServer
 /// response is assembled by concatenation.
 ///
 /// `Sendable`: immutable after `init`.
-public final class CatalogJSON: PhotoSummaryProvider, Sendable {
+public final class CatalogJSON: PlacedPhotoProvider, Sendable {
     private let catalog: PhotoCatalog
     /// Every location's constant JSON followed by its photos' PhotoSummary objects, in
     /// location order: the location's object up to and including `"photoCount":`,
@@ -98,8 +98,28 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         }
     }
 
-    public func photoSummaryJSON(photoID: String) -> [UInt8]? {
-        catalog.photoIndex(photoID: photoID).map { fragments.fragment(Int(photoFragments[$0])) }
+    public func placedPhotoJSON(photoID: String) -> [UInt8]? {
+        guard let photo = catalog.photoIndex(photoID: photoID) else { return nil }
+        var body: [UInt8] = []
+        body.reserveCapacity(Self.placedPhotoBound)
+        appendOpenPlacedPhoto(photo, to: &body)
+        body.append(UInt8(ascii: "}"))
+        return body
+    }
+
+    /// Room for most PlacedPhotos: a summary of about 300 bytes and a place of about 150.
+    private static let placedPhotoBound = 640
+
+    /// A PlacedPhoto without its closing brace, so members may follow: the photo's
+    /// precomputed summary, reopened, then the members of its location's precomputed head
+    /// (`locationID` to `intersection`). The one writer of PlacedPhotos: search results,
+    /// favorites, recents and walk entries all come from here.
+    func appendOpenPlacedPhoto(_ photo: Int, to body: inout [UInt8]) {
+        let photoCountKey: StaticString = #","photoCount":"#
+        fragments.append(Int(photoFragments[photo]), to: &body)
+        body[body.count - 1] = UInt8(ascii: ",")  // The summary's closing brace.
+        let head = Int(locationFragments[catalog.photos[photo].locationIndex])
+        fragments.append(head, part: 1..<(fragments.size(head) - photoCountKey.utf8CodeUnitCount), to: &body)
     }
 
     /// `{"latitude":…,"longitude":…,"locations":[Location + distanceMeters + photos]}`,
@@ -245,22 +265,16 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         body.append(UInt8(ascii: "}"))
     }
 
-    /// `{"total":…,"results":[PhotoSummary + the location's members (+ distanceMeters)],"nextCursor":…}`:
-    /// each result is its precomputed summary, reopened, followed by the members of its
-    /// location's precomputed head (`locationID` to `intersection`).
+    /// `{"total":…,"results":[PlacedPhoto (+ distanceMeters)],"nextCursor":…}`.
     func searchBody(total: Int, photos: [Int], distances: [Double], nextCursor: String?) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(64 + photos.count * 520)
         body.append(#"{"total":"#)
         CatalogJSONNumber.append(total, to: &body)
         body.append(#","results":["#)
-        let photoCountKey: StaticString = #","photoCount":"#
         for (offset, photo) in photos.enumerated() {
             if offset > 0 { body.append(UInt8(ascii: ",")) }
-            fragments.append(Int(photoFragments[photo]), to: &body)
-            body[body.count - 1] = UInt8(ascii: ",")  // The summary's closing brace.
-            let head = Int(locationFragments[catalog.photos[photo].locationIndex])
-            fragments.append(head, part: 1..<(fragments.size(head) - photoCountKey.utf8CodeUnitCount), to: &body)
+            appendOpenPlacedPhoto(photo, to: &body)
             if offset < distances.count {
                 body.append(#","distanceMeters":"#)
                 CatalogJSONNumber.appendCentimetres(distances[offset], to: &body)
@@ -272,6 +286,55 @@ public final class CatalogJSON: PhotoSummaryProvider, Sendable {
         body.append(UInt8(ascii: "}"))
         return body
     }
+
+    /// `/locations/{locationID}`: `Location + "photos": [PhotoSummary], "nextCursor"`, the
+    /// page of the location's photos matching the filter's years that starts after
+    /// `offset` of them; `photoCount` counts them all. `cursor` makes the next page's
+    /// cursor from its offset.
+    func locationBody(
+        _ location: Int, filter: PhotoFilter, offset: Int, limit: Int, cursor: (Int) -> String
+    ) -> [UInt8] {
+        let head = Int(locationFragments[location])
+        let photos = catalog.photoRange(location: location)
+        var body: [UInt8] = []
+        var matchCount = photos.count
+        let pageEnd: Int
+        if filter.filtersYears {
+            var page: [Int] = []
+            matchCount = 0
+            for photo in photos where catalog.photo(photo, matches: filter) {
+                if matchCount >= offset, page.count < limit { page.append(photo) }
+                matchCount += 1
+            }
+            pageEnd = offset + page.count
+            body.reserveCapacity(fragments.size(head) + Self.locationEnvelopeBound + page.reduce(0) { $0 + fragments.size(Int(photoFragments[$1])) + 1 })
+            fragments.append(head, to: &body)
+            CatalogJSONNumber.append(matchCount, to: &body)
+            body.append(#","photos":["#)
+            for (index, photo) in page.enumerated() {
+                if index > 0 { body.append(UInt8(ascii: ",")) }
+                fragments.append(Int(photoFragments[photo]), to: &body)
+            }
+        } else {
+            // Without a year filter the page is one run of the summaries after the head.
+            let start = min(offset, matchCount)
+            pageEnd = min(start + limit, matchCount)
+            let run = (head + 1 + start)..<(head + 1 + pageEnd)
+            body.reserveCapacity(fragments.size(head) + Self.locationEnvelopeBound + (run.isEmpty ? 0 : fragments.size(run: run)))
+            fragments.append(head, to: &body)
+            CatalogJSONNumber.append(matchCount, to: &body)
+            body.append(#","photos":["#)
+            if !run.isEmpty { fragments.append(run: run, to: &body) }
+        }
+        body.append(#"],"nextCursor":"#)
+        if pageEnd < matchCount { JSONString.append(cursor(pageEnd), to: &body) } else { body.append("null") }
+        body.append(UInt8(ascii: "}"))
+        return body
+    }
+
+    /// The bytes of a `/locations/{locationID}` body besides its head and its photos'
+    /// summaries: the count, `"photos":[`, `"nextCursor":` and a cursor of at most 40 bytes.
+    private static let locationEnvelopeBound = 96
 
     /// The full photo: PhotoSummary plus location, labels, folder, text, years and nyplURL,
     /// spliced from three precomputed pieces: the photo's summary without its closing

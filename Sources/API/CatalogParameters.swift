@@ -119,11 +119,22 @@ struct CatalogParameters {
 
     /// The `from`, `to` and `borough` filters shared by `/nearby`, `/region` and `/clusters`.
     func filter() throws -> PhotoFilter {
+        var filter = try photoFilter()
+        filter.borough = try borough()
+        return filter
+    }
+
+    /// The filters of one location's photos (`/locations/{locationID}`): `from` and `to`.
+    func photoFilter() throws -> PhotoFilter {
         let from = try year("from")
         let to = try year("to")
         if let from, let to, from > to {
             throw Self.invalid("from", "must not be greater than 'to' (\(from) > \(to))")
         }
+        return PhotoFilter(fromYear: from, toYear: to)
+    }
+
+    private func borough() throws -> Borough? {
         var borough: Borough?
         if let name = value("borough") {
             guard let known = Borough(name: name) else {
@@ -132,7 +143,7 @@ struct CatalogParameters {
             }
             borough = known
         }
-        return PhotoFilter(fromYear: from, toYear: to, borough: borough)
+        return borough
     }
 
     /// A year filter, -9999 to 9999; nil when absent.

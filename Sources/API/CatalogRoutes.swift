@@ -1,8 +1,10 @@
+import Basics
 import Catalog
 import HTTPServer
 
-/// The public catalog endpoints of openapi.yaml: `/nearby`, `/region`, `/photos/{photoID}`
-/// and `/boroughs`. All answer from memory, so they run on the event loop.
+/// The public catalog endpoints of openapi.yaml: `/nearby`, `/region`, `/photos/{photoID}`,
+/// `/locations/{locationID}` and `/boroughs`. All answer from memory, so they run on the
+/// event loop.
 ///
 /// Every 200 carries a strong ETag made of the catalog's data version and the
 /// normalized query (`CatalogEntityTag`).
@@ -16,18 +18,21 @@ public struct CatalogRoutes: Sendable {
         self.json = CatalogJSON(catalog: catalog)
     }
 
-    /// PhotoSummaries by photo ID, for favorites; shares the encoded summaries of the routes.
-    public var photoSummaries: any PhotoSummaryProvider { json }
+    /// PlacedPhotos by photo ID, for favorites, recents and walks; made from the encoded
+    /// summaries and places the routes share.
+    public var placedPhotos: any PlacedPhotoProvider { json }
 
     public func register(in router: inout Router) {
-        router.add(.get, "/nearby", .immediate { try nearby($0) })
-        router.add(.get, "/region", .immediate { try region($0) })
-        router.add(.get, "/photos/{photoID}", .immediate { try photo($0) })
-        router.add(.get, "/boroughs", .immediate { _ in boroughs() })
+        router.add(.get, "/nearby", caching: .catalog, .immediate { try nearby($0) })
+        router.add(.get, "/region", caching: .catalog, .immediate { try region($0) })
+        router.add(.get, "/photos/{photoID}", caching: .catalog, .immediate { try photo($0) })
+        router.add(.get, "/locations/{locationID}", caching: .catalog, .immediate { try location($0) })
+        router.add(.get, "/boroughs", caching: .catalog, .immediate { _ in boroughs() })
     }
 
     static let nearbyParameters: CatalogParameterNames = ["lat", "lon", "limit", "radius", "from", "to", "borough", "photos"]
     static let regionParameters: CatalogParameterNames = ["south", "west", "north", "east", "limit", "from", "to", "borough"]
+    static let locationParameters: CatalogParameterNames = ["limit", "cursor", "from", "to"]
 
     func nearby(_ request: HTTPRequest) throws -> HTTPResponse {
         let parameters = try CatalogParameters(request, known: Self.nearbyParameters)
@@ -80,6 +85,39 @@ public struct CatalogRoutes: Sendable {
         }
         let etag = CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "p") { $0.add(index) }
         return .json(json.photoBody(index), etag: etag)
+    }
+
+    /// Every photo of one location (a map pin), in source order, in pages.
+    func location(_ request: HTTPRequest) throws -> HTTPResponse {
+        let locationID = request.pathParameters["locationID"] ?? ""
+        guard let location = catalog.locationIndex(locationID: locationID) else {
+            throw HTTPError(.notFound, detail: "There is no location with ID '\(locationID.prefix(80))'.")
+        }
+        let parameters = try CatalogParameters(request, known: Self.locationParameters)
+        let limit = try parameters.integer("limit", default: 50, in: 1...100)
+        let filter = try parameters.photoFilter()
+        var digest = StableDigest()
+        digest.mix(location)
+        digest.mix(filter.fromYear)
+        digest.mix(filter.toYear)
+        let listDigest = digest.value
+        var offset = 0
+        if let cursor = parameters.string("cursor") {
+            guard let resumed = OffsetCursor.decode(cursor, listDigest: listDigest) else {
+                throw CatalogParameters.invalid("cursor", "is not one this server issued for this location and these filters")
+            }
+            offset = resumed
+        }
+        let body = json.locationBody(location, filter: filter, offset: offset, limit: limit) { next in
+            OffsetCursor.encode(offset: next, listDigest: listDigest)
+        }
+        let etag = CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "l") { tag in
+            tag.add(location)
+            tag.add(limit)
+            tag.add(offset)
+            tag.add(filter)
+        }
+        return .json(body, etag: etag)
     }
 
     func boroughs() -> HTTPResponse {

@@ -27,7 +27,7 @@ public struct ClusterRoutes: Sendable {
     }
 
     public func register(in router: inout Router) {
-        router.add(.get, "/clusters", .immediate { try clusters($0) })
+        router.add(.get, "/clusters", caching: .catalog, .immediate { try clusters($0) })
     }
 
     static let parameters: CatalogParameterNames = ["south", "west", "north", "east", "zoom", "limit", "from", "to", "borough"]

@@ -1,12 +1,12 @@
 import Accounts
 
-/// The JSON shapes of favorites: the photo's PhotoSummary plus `savedAt`, or, for a
+/// The JSON shapes of favorites: the photo's PlacedPhoto plus `savedAt`, or, for a
 /// photo no longer in the catalog, `{"photoID", "missing": true, "savedAt"}` (the
 /// favorite is kept in case the photo comes back).
 enum FavoriteJSON {
-    static func favorite(_ favorite: Favorite, photos: any PhotoSummaryProvider) -> [UInt8] {
+    static func favorite(_ favorite: Favorite, photos: any PlacedPhotoProvider) -> [UInt8] {
         let savedAt = AccountJSON.timestamp(favorite.savedAt)
-        guard let summary = photos.photoSummaryJSON(photoID: favorite.photoID) else {
+        guard let placed = photos.placedPhotoJSON(photoID: favorite.photoID) else {
             var writer = JSONWriter()
             writer.beginObject()
             writer.field("photoID", favorite.photoID)
@@ -15,11 +15,11 @@ enum FavoriteJSON {
             writer.endObject()
             return writer.bytes
         }
-        return JSONWriter.object(summary, appending: "savedAt", savedAt)
+        return JSONWriter.object(placed, appending: "savedAt", savedAt)
     }
 
     /// `{"favorites": [...], "nextCursor": string | null}`
-    static func page(_ page: FavoritesPage, photos: any PhotoSummaryProvider) -> [UInt8] {
+    static func page(_ page: FavoritesPage, photos: any PlacedPhotoProvider) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 512 * page.favorites.count + 64)
         writer.beginObject()
         writer.key("favorites")

@@ -1,10 +1,10 @@
 import Accounts
 
-/// The JSON shapes of recently viewed photos: the photo's PhotoSummary plus `viewedAt`.
+/// The JSON shapes of recently viewed photos: the photo's PlacedPhoto plus `viewedAt`.
 enum RecentJSON {
-    /// PhotoSummary + `viewedAt`, from the photo's encoded PhotoSummary.
-    static func recent(_ recent: Recent, summary: [UInt8]) -> [UInt8] {
-        JSONWriter.object(summary, appending: "viewedAt", AccountJSON.timestamp(recent.viewedAt))
+    /// PlacedPhoto + `viewedAt`, from the photo's encoded PlacedPhoto.
+    static func recent(_ recent: Recent, placed: [UInt8]) -> [UInt8] {
+        JSONWriter.object(placed, appending: "viewedAt", AccountJSON.timestamp(recent.viewedAt))
     }
 
     /// `{"recents": [...]}` of already encoded recents.

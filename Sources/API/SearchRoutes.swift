@@ -1,3 +1,4 @@
+import Basics
 import Catalog
 import Explore
 import HTTPServer
@@ -21,7 +22,7 @@ public struct SearchRoutes: Sendable {
     }
 
     public func register(in router: inout Router) {
-        router.add(.get, "/search", .immediateUnlessBlocking({ try searchOnEventLoop($0) }, blocking: { try search($0) }))
+        router.add(.get, "/search", caching: .catalog, .immediateUnlessBlocking({ try searchOnEventLoop($0) }, blocking: { try search($0) }))
     }
 
     static let parameters: CatalogParameterNames = ["q", "from", "to", "borough", "lat", "lon", "limit", "cursor"]
@@ -55,11 +56,10 @@ public struct SearchRoutes: Sendable {
         let limit = try parameters.integer("limit", default: 20, in: 1...100)
         var query = SearchQuery(terms: terms, filter: filter, origin: origin, limit: limit)
         if let cursor = parameters.value("cursor") {
-            do {
-                query.offset = try SearchCursor.decode(cursor, listDigest: query.listDigest)
-            } catch {
-                throw error.httpError
+            guard let offset = OffsetCursor.decode(cursor, listDigest: query.listDigest) else {
+                throw SearchError.invalidCursor.httpError
             }
+            query.offset = offset
         }
         return query
     }
@@ -68,7 +68,7 @@ public struct SearchRoutes: Sendable {
         let listDigest = query.listDigest
         let body = json.searchBody(
             total: page.total, photos: page.photos, distances: page.distances,
-            nextCursor: page.nextOffset.map { SearchCursor.encode(offset: $0, listDigest: listDigest) })
+            nextCursor: page.nextOffset.map { OffsetCursor.encode(offset: $0, listDigest: listDigest) })
         let etag = CatalogEntityTag.value(dataVersion: dataVersion, endpoint: "s") { tag in
             tag.add(Int(bitPattern: UInt(listDigest)))
             tag.add(query.limit)

@@ -8,10 +8,10 @@ struct ServiceRoutes {
         // The application only starts listening once the catalog is loaded, so a
         // server that answers at all is healthy.
         let healthy = Array(#"{"status":"ok"}"#.utf8)
-        router.add(.get, "/healthz", .immediate { _ in .json(healthy) })
+        router.add(.get, "/healthz", caching: .unspecified, .immediate { _ in .json(healthy) })
 
         let document = openAPI
-        router.add(.get, "/openapi.yaml", .immediate { _ in
+        router.add(.get, "/openapi.yaml", caching: .catalog, .immediate { _ in
             HTTPResponse(
                 status: .ok,
                 headers: HTTPHeaders([("Content-Type", "application/yaml; charset=utf-8")]),

@@ -28,8 +28,8 @@ struct TourRoutes: Sendable {
     }
 
     func register(in router: inout Router) {
-        router.add(.get, "/tours", .blocking { try tour($0) })
-        router.add(.get, "/tours/favorites", .accountsBlocking { try favoritesTour($0) })
+        router.add(.get, "/tours", caching: .catalog, .blocking { try tour($0) })
+        router.add(.get, "/tours/favorites", caching: .noStore, .accountsBlocking { try favoritesTour($0) })
     }
 
     static let tourParameters: CatalogParameterNames = ["lat", "lon", "minutes", "stops", "minPhotos", "from", "to", "borough"]

@@ -1,13 +1,11 @@
-import Catalog
 import Walks
 
-/// The JSON shapes of walks: Walk, Entry (PhotoSummary + its location's members +
-/// `addedAt`, `point`, `distanceMeters`) and the bodies built of them. An entry whose
+/// The JSON shapes of walks: Walk, Entry (PlacedPhoto + `addedAt`, `point`,
+/// `distanceMeters`) and the bodies built of them. An entry whose
 /// photo has left the catalog is `{"photoID", "missing": true, "addedAt", "point",
 /// "distanceMeters"}`, as favorites do.
 struct WalkJSON: Sendable {
-    let catalog: PhotoCatalog
-    let photos: any PhotoSummaryProvider
+    let photos: any PlacedPhotoProvider
 
     /// `{"walkID", "startedAt", "updatedAt", "pointCount", "distanceMeters", "photoCount"}`
     func walk(_ walk: Walk) -> [UInt8] {
@@ -66,26 +64,38 @@ struct WalkJSON: Sendable {
         return writer.bytes
     }
 
-    func entry(_ entry: WalkEntry) -> [UInt8] {
-        var tail = JSONWriter(reservingCapacity: 320)
-        tail.beginObject()
-        guard let photo = catalog.photoIndex(photoID: entry.photoID), let summary = photos.photoSummaryJSON(photoID: entry.photoID)
-        else {
-            tail.field("photoID", entry.photoID)
-            tail.field("missing", true)
-            writeEntryMembers(entry, to: &tail)
-            tail.endObject()
-            return tail.bytes
+    /// `{"walkID", "points": [{"latitude", "longitude", "recordedAt"}]}`
+    func route(walkID: String, points: [RoutePoint]) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 64 + 80 * points.count)
+        writer.beginObject()
+        writer.field("walkID", walkID)
+        writer.key("points")
+        writer.beginArray()
+        for point in points {
+            writer.beginObject()
+            writer.field("latitude", point.point.latitude)
+            writer.field("longitude", point.point.longitude)
+            writer.field("recordedAt", AccountJSON.timestamp(point.recordedAt))
+            writer.endObject()
         }
-        let location = catalog.locations[catalog.photos[photo].locationIndex]
-        tail.field("locationID", location.locationID)
-        tail.field("latitude", location.latitude)
-        tail.field("longitude", location.longitude)
-        tail.field("borough", location.borough?.rawValue)
-        tail.field("intersection", location.intersection)
-        writeEntryMembers(entry, to: &tail)
-        tail.endObject()
-        return JSONWriter.object(summary, appendingMembersOf: tail.bytes)
+        writer.endArray()
+        writer.endObject()
+        return writer.bytes
+    }
+
+    func entry(_ entry: WalkEntry) -> [UInt8] {
+        var members = JSONWriter(reservingCapacity: 160)
+        members.beginObject()
+        guard let placed = photos.placedPhotoJSON(photoID: entry.photoID) else {
+            members.field("photoID", entry.photoID)
+            members.field("missing", true)
+            writeEntryMembers(entry, to: &members)
+            members.endObject()
+            return members.bytes
+        }
+        writeEntryMembers(entry, to: &members)
+        members.endObject()
+        return JSONWriter.object(placed, appendingMembersOf: members.bytes)
     }
 
     private func writeEntryMembers(_ entry: WalkEntry, to writer: inout JSONWriter) {

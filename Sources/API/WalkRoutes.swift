@@ -1,5 +1,4 @@
 import Accounts
-import Catalog
 import Foundation
 import HTTPServer
 import Walks
@@ -23,19 +22,20 @@ public struct WalkRoutes: Sendable {
     static let pageParameters: CatalogParameterNames = ["limit", "cursor"]
     static let pointShape = #"{"latitude": number, "longitude": number}"#
 
-    public init(accounts: Accounts, walks: Walks, catalog: PhotoCatalog, photos: any PhotoSummaryProvider) {
+    public init(accounts: Accounts, walks: Walks, photos: any PlacedPhotoProvider) {
         self.accounts = accounts
         self.walks = walks
-        json = WalkJSON(catalog: catalog, photos: photos)
+        json = WalkJSON(photos: photos)
     }
 
     public func register(in router: inout Router) {
-        router.add(.post, "/walks", handler(startWalk))
-        router.add(.get, "/walks", handler(listWalks))
-        router.add(.get, "/walks/{walkID}", handler(showWalk))
-        router.add(.delete, "/walks/{walkID}", handler(deleteWalk))
-        router.add(.post, "/walks/{walkID}/points", handler(addPoint))
-        router.add(.delete, "/walks/{walkID}/photos/{photoID}", handler(removePhoto))
+        router.add(.post, "/walks", caching: .noStore, handler(startWalk))
+        router.add(.get, "/walks", caching: .noStore, handler(listWalks))
+        router.add(.get, "/walks/{walkID}", caching: .noStore, handler(showWalk))
+        router.add(.delete, "/walks/{walkID}", caching: .noStore, handler(deleteWalk))
+        router.add(.get, "/walks/{walkID}/route", caching: .noStore, handler(showRoute))
+        router.add(.post, "/walks/{walkID}/points", caching: .noStore, handler(addPoint))
+        router.add(.delete, "/walks/{walkID}/photos/{photoID}", caching: .noStore, handler(removePhoto))
     }
 
     private func startWalk(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -62,6 +62,12 @@ public struct WalkRoutes: Sendable {
         let page = try walks.walk(
             user, walkID: request.pathParameters["walkID"] ?? "", limit: limit, cursor: parameters.string("cursor"))
         return .json(json.page(page))
+    }
+
+    private func showRoute(_ request: HTTPRequest) throws -> HTTPResponse {
+        let user = try accounts.authenticate(request)
+        let walkID = request.pathParameters["walkID"] ?? ""
+        return .json(json.route(walkID: walkID, points: try walks.route(user, walkID: walkID)))
     }
 
     private func deleteWalk(_ request: HTTPRequest) throws -> HTTPResponse {

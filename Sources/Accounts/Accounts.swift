@@ -292,6 +292,44 @@ public final class Accounts: Sendable {
         return FavoritesPage(favorites: page.map(\.favorite), nextCursor: nextCursor)
     }
 
+    /// The most photos `favorites(_:photoIDs:)` looks up at once.
+    public static let favoriteLookupCapacity = 100
+
+    /// The caller's favorites among `photoIDs` (distinct, at most `favoriteLookupCapacity`),
+    /// newest first; photos not saved are absent.
+    public func favorites(_ authenticated: AuthenticatedUser, photoIDs: [String]) throws -> [Favorite] {
+        precondition(photoIDs.count <= Self.favoriteLookupCapacity, "at most \(Self.favoriteLookupCapacity) photos")
+        guard !photoIDs.isEmpty else { return [] }
+        // Always all the placeholders, the unused ones NULL (which `IN` never matches):
+        // one statement text, prepared once, whatever the number of photos.
+        let values = [SQLiteValue.integer(authenticated.userID)] + photoIDs.map { SQLiteValue.text($0) }
+            + Array(repeating: SQLiteValue.null, count: Self.favoriteLookupCapacity - photoIDs.count)
+        return try database.read { connection in
+            try connection.query(Self.favoritesAmongPhotosSQL, values) {
+                Favorite(photoID: $0.text(0), savedAt: Self.date($0.int64(1)))
+            }
+        }
+    }
+
+    private static let favoritesAmongPhotosSQL = """
+        SELECT photo_id, saved_at FROM favorites
+        WHERE user_id = ? AND photo_id IN (\(Array(repeating: "?", count: favoriteLookupCapacity).joined(separator: ", ")))
+        ORDER BY sequence DESC
+        """
+
+    /// The caller's favorite of one photo.
+    /// - Throws: `favoriteNotFound` when the photo is not a favorite of this user.
+    public func favorite(_ authenticated: AuthenticatedUser, photoID: String) throws -> Favorite {
+        let savedAt = try database.read { connection in
+            try connection.queryFirst(
+                "SELECT saved_at FROM favorites WHERE user_id = ? AND photo_id = ?",
+                [.integer(authenticated.userID), .text(photoID)]
+            ) { $0.int64(0) }
+        }
+        guard let savedAt else { throw AccountsError.favoriteNotFound }
+        return Favorite(photoID: photoID, savedAt: Self.date(savedAt))
+    }
+
     // MARK: Recently viewed
 
     /// How many recently viewed photos a user keeps; older views are dropped.

@@ -20,6 +20,7 @@ public final class PhotoCatalog: Sendable {
     private let boroughs: [Borough?]
     private let photoRanges: [Range<Int>]
     private let photoIndexByID: [String: Int]
+    private let locationIndexByID: [String: Int]
     private let index: SpatialIndex
     /// The locations by latitude strip and longitude, for region queries.
     private let regionIndex: RegionIndex
@@ -39,6 +40,7 @@ public final class PhotoCatalog: Sendable {
         photoIndexByID.reserveCapacity(photos.count)
         for offset in photos.indices { photoIndexByID[photos[offset].photoID] = offset }
         self.photoIndexByID = photoIndexByID
+        locationIndexByID = Dictionary(uniqueKeysWithValues: locations.indices.map { (locations[$0].locationID, $0) })
 
         index = SpatialIndex(latitudes: locations.map(\.latitude), longitudes: longitudes)
         regionIndex = RegionIndex(sites: locations.indices.map { location in
@@ -53,6 +55,15 @@ public final class PhotoCatalog: Sendable {
     /// The index in `photos` of a photo ID, or nil.
     public func photoIndex(photoID: String) -> Int? {
         photoIndexByID[photoID]
+    }
+
+    /// The index in `locations` of a location ID spelled exactly as the catalog spells
+    /// it (byte for byte: `String`'s `==` would also take a canonically equivalent
+    /// spelling), or nil.
+    public func locationIndex(locationID: String) -> Int? {
+        guard let index = locationIndexByID[locationID], locations[index].locationID.utf8.elementsEqual(locationID.utf8)
+        else { return nil }
+        return index
     }
 
     /// The indices in `photos` of a location's photos, in source order

@@ -109,7 +109,7 @@ final class Connection {
                 action = flush()
             case .handle(let request, let routed):
                 let match = RequestPipeline.placing(routed, for: request)
-                if case .found(.blocking, _) = match {
+                if case .found(.blocking, _, _) = match {
                     setInterest(0)
                     let loop = self.loop, descriptor = socket.rawValue, id = self.id
                     let logger = loop.context.logger

@@ -287,7 +287,7 @@ struct ConnectionStateMachine {
     /// Hands the complete request to the shell, which runs it through `RequestPipeline`.
     private mutating func dispatch(_ exchange: consuming Exchange) -> ConnectionAction {
         var pathParameters: [String: String] = [:]
-        if case .found(_, let parameters) = exchange.match { pathParameters = parameters }
+        if case .found(_, let parameters, _) = exchange.match { pathParameters = parameters }
         let request = HTTPRequest(
             head: exchange.head, body: body, pathParameters: pathParameters, remoteAddress: remoteAddress,
             requestID: exchange.requestID)
@@ -325,9 +325,14 @@ struct ConnectionStateMachine {
     ) -> ConnectionAction {
         let head = exchange.head
         if !head.keepAlive || shuttingDown { closeAfterWrite = true }
+        let caching: CachePolicy =
+            switch exchange.match {
+            case .found(_, _, let caching), .methodNotAllowed(_, let caching): caching
+            case .notFound: .unspecified
+            }
         let context = ResponseEncoder.Context(
             method: head.method, requestHeaders: head.headers, requestID: exchange.requestID, closing: closeAfterWrite,
-            echoKeepAlive: head.version == .http1_0 && !closeAfterWrite)
+            echoKeepAlive: head.version == .http1_0 && !closeAfterWrite, caching: caching)
         state = .readingHead
         setDeadline(.idle, now: now)
         writing = true

@@ -11,12 +11,12 @@ enum RequestPipeline {
     /// - Parameter logger: read only when a handler fails with an unexpected error.
     static func response(to request: HTTPRequest, match: Router.Match, logger: @autoclosure () -> Logger) -> HTTPResponse {
         switch match {
-        case .found(let handler, _):
+        case .found(let handler, _, _):
             switch handler.placement(for: request) {
             case .immediate(let run), .blocking(let run):
                 return Self.run(run, request, logger: logger)
             }
-        case .methodNotAllowed(let allowed):
+        case .methodNotAllowed(let allowed, _):
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
             if request.method == .options {
                 return options(allow: allow, headers: request.headers)
@@ -34,10 +34,10 @@ enum RequestPipeline {
     /// an `immediateUnlessBlocking` one has already run its in-memory half, so the
     /// caller on the event loop only has to tell `immediate` from `blocking`.
     static func placing(_ match: Router.Match, for request: HTTPRequest) -> Router.Match {
-        guard case .found(let handler, let pathParameters) = match else { return match }
+        guard case .found(let handler, let pathParameters, let caching) = match else { return match }
         switch handler.placement(for: request) {
-        case .immediate(let run): return .found(.immediate(run), pathParameters: pathParameters)
-        case .blocking(let run): return .found(.blocking(run), pathParameters: pathParameters)
+        case .immediate(let run): return .found(.immediate(run), pathParameters: pathParameters, caching: caching)
+        case .blocking(let run): return .found(.blocking(run), pathParameters: pathParameters, caching: caching)
         }
     }
 

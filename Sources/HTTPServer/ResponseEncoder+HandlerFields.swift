@@ -6,6 +6,7 @@ extension ResponseEncoder {
         /// The first `Content-Type`.
         var contentType: String?
         var hasContentEncoding = false
+        var hasCacheControl = false
         /// The first `Vary`.
         var firstVary: String?
         /// The bytes the fields take in a head, each with its `: ` and line break.
@@ -20,6 +21,8 @@ extension ResponseEncoder {
                     hasContentEncoding = true
                 } else if name.caseInsensitiveEquals("Vary") {
                     if firstVary == nil { firstVary = value }
+                } else if name.caseInsensitiveEquals("Cache-Control") {
+                    hasCacheControl = true
                 }
             }
         }

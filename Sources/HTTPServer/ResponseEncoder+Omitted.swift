@@ -10,6 +10,7 @@ extension ResponseEncoder {
         /// A 304 carries no `Content-Type`.
         var contentType = false
         var contentEncoding = false
+        var cacheControl = false
         /// `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers`.
         var cors = false
 
@@ -21,6 +22,7 @@ extension ResponseEncoder {
             case 6: return name.caseInsensitiveEquals("Server")
             case 10: return name.caseInsensitiveEquals("Connection")
             case 12: return name.caseInsensitiveEquals("X-Request-ID") || (contentType && name.caseInsensitiveEquals("Content-Type"))
+            case 13: return cacheControl && name.caseInsensitiveEquals("Cache-Control")
             case 14: return name.caseInsensitiveEquals("Content-Length")
             case 16: return contentEncoding && name.caseInsensitiveEquals("Content-Encoding")
             case 17: return name.caseInsensitiveEquals("Transfer-Encoding")

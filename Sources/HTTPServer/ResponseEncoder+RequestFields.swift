@@ -7,6 +7,7 @@ extension ResponseEncoder {
         var hasAcceptEncoding = false
         var hasIfNoneMatch = false
         var hasOrigin = false
+        var hasAuthorization = false
 
         init(_ headers: HTTPHeaders) {
             for (name, _) in headers {
@@ -16,6 +17,8 @@ extension ResponseEncoder {
                     hasIfNoneMatch = true
                 } else if name.caseInsensitiveEquals("Origin") {
                     hasOrigin = true
+                } else if name.caseInsensitiveEquals("Authorization") {
+                    hasAuthorization = true
                 }
             }
         }

@@ -3,7 +3,8 @@ import Gzip
 
 /// Turns a handler's `HTTPResponse` into the bytes on the wire, adding what the server
 /// owns: `Date`, `Server`, `Content-Length`, `Connection`, `X-Request-ID`, CORS, `Vary`,
-/// gzip, `ETag` and the 304 of a matching `If-None-Match`, and dropping the body for HEAD.
+/// gzip, `ETag` and the 304 of a matching `If-None-Match`, `Cache-Control` by the route's
+/// `CachePolicy`, and dropping the body for HEAD.
 enum ResponseEncoder {
     /// What the encoder needs to know of the request being answered.
     struct Context {
@@ -14,6 +15,8 @@ enum ResponseEncoder {
         var closing: Bool
         /// HTTP/1.0 keep-alive: echo `Connection: keep-alive` (RFC 9112 §C.2.2).
         var echoKeepAlive: Bool
+        /// What the route's answers tell caches.
+        var caching: CachePolicy
     }
 
     /// The encoded response, with what the access log reports. The head and the body
@@ -79,13 +82,15 @@ enum ResponseEncoder {
             omit.contentEncoding = true
         }
         omit.cors = request.hasOrigin
+        let cacheControl = cacheControl(for: status, context: context, request: request, handler: handler)
+        omit.cacheControl = cacheControl != nil
 
         // RFC 9110 §8.6: no Content-Length in 1xx and 204; in 304 it would describe the 200's body.
         let hasContentLength = status.code >= 200 && status != .noContent && status != .notModified
         var capacity =
             fixedHeadBytes + status.reasonPhrase.utf8.count + date.count + serverName.utf8.count
             + context.requestID.utf8.count + handler.bytes + (vary?.utf8.count ?? 0) + (etag?.utf8.count ?? 0)
-            + (contentEncoding?.utf8.count ?? 0)
+            + (contentEncoding?.utf8.count ?? 0) + (cacheControl?.utf8.count ?? 0)
         if omit.cors { capacity += exposedHeaders.utf8.count }
         let head = ByteWriter.bytes(capacity: capacity) { bytes in
             bytes.write("HTTP/1.1 ")
@@ -114,6 +119,10 @@ enum ResponseEncoder {
                 bytes.write("\r\nContent-Encoding: ")
                 bytes.write(utf8: contentEncoding)
             }
+            if let cacheControl {
+                bytes.write("\r\nCache-Control: ")
+                bytes.write(utf8: cacheControl)
+            }
             if omit.cors {
                 bytes.write("\r\nAccess-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: ")
                 bytes.write(utf8: exposedHeaders)
@@ -133,6 +142,28 @@ enum ResponseEncoder {
         }
         let sendsBody = context.method != .head && status != .notModified && status != .noContent
         return Encoded(head: head, body: sendsBody ? body : [], status: status)
+    }
+
+    /// The `Cache-Control` the server writes, replacing the handler's, or nil to write none
+    /// (the handler's own, if any, stands). See `CachePolicy`.
+    private static func cacheControl(
+        for status: HTTPStatus, context: Context, request: RequestFields, handler: HandlerFields
+    ) -> String? {
+        if context.method == .options, context.requestHeaders.contains("Access-Control-Request-Method") {
+            return nil  // A CORS preflight: exempt.
+        }
+        if request.hasAuthorization { return CachePolicy.noStore.value }
+        switch context.caching.kind {
+        case .unspecified:
+            return nil
+        case .noStore:
+            return context.caching.value
+        case .shared:
+            guard !handler.hasCacheControl, context.method == .get || context.method == .head,
+                status == .ok || status == .partialContent || status == .notModified
+            else { return nil }
+            return context.caching.value
+        }
     }
 
     /// The interim `100 Continue` (RFC 9110 §15.2.1).

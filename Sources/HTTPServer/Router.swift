@@ -4,16 +4,31 @@
 public struct Router: Sendable {
     /// What a method and path resolve to.
     public enum Match: Sendable {
-        case found(RouteHandler, pathParameters: [String: String])
+        case found(RouteHandler, pathParameters: [String: String], caching: CachePolicy)
         /// The path exists, but not for this method; `allowed` is for the `Allow` header.
-        case methodNotAllowed(allowed: [HTTPMethod])
+        /// `caching` is `noStore` when a route of the path is, else `unspecified`.
+        case methodNotAllowed(allowed: [HTTPMethod], caching: CachePolicy)
         case notFound
     }
 
     private struct Route: Sendable {
         let method: HTTPMethod
+        let pattern: String
         let segments: [Segment]
         let handler: RouteHandler
+        let caching: CachePolicy
+    }
+
+    /// A registered route as the table lists it: for tests that check a rule for every route.
+    public struct Entry: Sendable {
+        public let method: HTTPMethod
+        public let pattern: String
+        public let caching: CachePolicy
+    }
+
+    /// Every route, in registration order.
+    public var entries: [Entry] {
+        routes.map { Entry(method: $0.method, pattern: $0.pattern, caching: $0.caching) }
     }
 
     private enum Segment: Sendable, Equatable {
@@ -32,8 +47,9 @@ public struct Router: Sendable {
 
     public init() {}
 
-    /// Registers `handler` for `method` on `pattern`. A GET route also answers HEAD.
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: RouteHandler) {
+    /// Registers `handler` for `method` on `pattern`, with what its answers tell caches.
+    /// A GET route also answers HEAD.
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, caching: CachePolicy, _ handler: RouteHandler) {
         let segments = Self.split(pattern).map { part -> Segment in
             if part.hasPrefix("{"), part.hasSuffix("}") {
                 return .parameter(String(part.dropFirst().dropLast()))
@@ -49,34 +65,36 @@ public struct Router: Sendable {
         } else {
             otherRoutes[segments.count, default: []].append(routes.count)
         }
-        routes.append(Route(method: method, segments: segments, handler: handler))
+        routes.append(Route(method: method, pattern: pattern, segments: segments, handler: handler, caching: caching))
     }
 
     public func match(_ method: HTTPMethod, path: String) -> Match {
         var allowed: [HTTPMethod] = []
-        var getMatch: (RouteHandler, [String: String])?
+        var getMatch: (Route, [String: String])?
         var found: Match?
+        var caching = CachePolicy.unspecified
         forEachRoute(boundTo: path) { route, parameters in
             if route.method == method {
-                found = .found(route.handler, pathParameters: parameters)
+                found = .found(route.handler, pathParameters: parameters, caching: route.caching)
                 return false
             }
             // The first route of a method binds, as in a match; later ones add nothing to `Allow`.
             guard !allowed.contains(route.method) else { return true }
-            if route.method == .get { getMatch = (route.handler, parameters) }
+            if route.method == .get { getMatch = (route, parameters) }
+            if route.caching == .noStore { caching = .noStore }
             allowed.append(route.method)
             return true
         }
         if let found { return found }
         if method == .head, let getMatch {
-            return .found(getMatch.0, pathParameters: getMatch.1)
+            return .found(getMatch.0.handler, pathParameters: getMatch.1, caching: getMatch.0.caching)
         }
         guard !allowed.isEmpty else { return .notFound }
         // RFC 9110 §10.2.1: `Allow` lists each method once; GET implies HEAD here, and OPTIONS is always served.
         for implied in (allowed.contains(.get) ? [HTTPMethod.head] : []) + [.options] where !allowed.contains(implied) {
             allowed.append(implied)
         }
-        return .methodNotAllowed(allowed: allowed)
+        return .methodNotAllowed(allowed: allowed, caching: caching)
     }
 
     /// Calls `body` with each route that `path` binds to, and the route's parameters, in

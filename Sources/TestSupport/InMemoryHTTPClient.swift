@@ -8,7 +8,7 @@ import HTTPServer
 /// Not `Sendable`: one test owns it.
 public final class InMemoryHTTPClient {
     public let connection: InMemoryConnection
-    private var received: [UInt8] = []
+    var received: [UInt8] = []
 
     public init(router: Router, configuration: HTTPServerConfiguration = HTTPServerConfiguration()) {
         connection = InMemoryConnection(router: router, configuration: configuration)

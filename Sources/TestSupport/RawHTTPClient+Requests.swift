@@ -3,6 +3,19 @@ extension RawHTTPClient {
     public func request(
         _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
     ) throws -> Response {
+        try send(Self.requestBytes(method, target, headers: headers, body: body))
+        return try readResponse(forHead: method == "HEAD")
+    }
+
+    /// Sends a JSON body, with a bearer token when given.
+    public func requestJSON(_ method: String, _ target: String, json: String? = nil, token: String? = nil) throws -> Response {
+        let (headers, body) = Self.jsonRequestParts(json: json, token: token)
+        return try request(method, target, headers: headers, body: body)
+    }
+
+    /// The bytes of an HTTP/1.1 request with a `Host`, the given fields and, with a body,
+    /// its `Content-Length`.
+    static func requestBytes(_ method: String, _ target: String, headers: [(String, String)], body: [UInt8]?) -> [UInt8] {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (name, value) in headers {
             head += "\(name): \(value)\r\n"
@@ -10,15 +23,14 @@ extension RawHTTPClient {
         if let body {
             head += "Content-Length: \(body.count)\r\n"
         }
-        try send(Array((head + "\r\n").utf8) + (body ?? []))
-        return try readResponse(forHead: method == "HEAD")
+        return Array((head + "\r\n").utf8) + (body ?? [])
     }
 
-    /// Sends a JSON body, with a bearer token when given.
-    public func requestJSON(_ method: String, _ target: String, json: String? = nil, token: String? = nil) throws -> Response {
+    /// The fields and body of a request with an optional JSON body and bearer token.
+    static func jsonRequestParts(json: String?, token: String?) -> (headers: [(String, String)], body: [UInt8]?) {
         var headers: [(String, String)] = []
         if json != nil { headers.append(("Content-Type", "application/json")) }
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
-        return try request(method, target, headers: headers, body: json.map { Array($0.utf8) })
+        return (headers, json.map { Array($0.utf8) })
     }
 }

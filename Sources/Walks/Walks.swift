@@ -143,6 +143,23 @@ public final class Walks: Sendable {
         return WalkPage(walk: record, entries: page.map(\.entry), nextCursor: nextCursor)
     }
 
+    /// The walk's accepted points in order: the line of the walk on a map.
+    /// - Throws: `walkNotFound`.
+    public func route(_ user: AuthenticatedUser, walkID: String) throws -> [RoutePoint] {
+        guard let id = WalkID(text: walkID) else { throw WalkError.walkNotFound }
+        return try database.read { connection in
+            try connection.snapshot {
+                guard let record = try Self.record(id, of: user, in: connection) else { throw WalkError.walkNotFound }
+                return try connection.query(
+                    "SELECT latitude, longitude, added_at FROM walk_points WHERE walk = ? ORDER BY number",
+                    [.integer(record.sequence)]
+                ) { row in
+                    RoutePoint(point: WalkPoint(latitude: row.double(0), longitude: row.double(1)), recordedAt: Self.date(row.int64(2)))
+                }
+            }
+        }
+    }
+
     /// A page of the user's walks, most recently started first, after `cursor`.
     /// - Throws: `AccountsError.invalidCursor`.
     public func walks(_ user: AuthenticatedUser, limit: Int, cursor: String?) throws -> WalksPage {

@@ -66,7 +66,7 @@ final class AccountsHarness {
         var request = HTTPRequest(
             method: method, target: path, path: path, queryItems: query.map { (name: $0.0, value: $0.1) },
             headers: headers, body: body, remoteAddress: remoteAddress)
-        guard case .found(let handler, let parameters) = router.match(method, path: path) else {
+        guard case .found(let handler, let parameters, _) = router.match(method, path: path) else {
             throw HarnessError.noRoute("\(method) \(path)")
         }
         request.pathParameters = parameters

@@ -3,6 +3,7 @@ import Catalog
 import Foundation
 import HTTPServer
 import Testing
+import TestSupport
 
 @Suite struct CatalogRoutesTests {
     static let routes: Result<(CatalogRoutes, Router, PhotoCatalog), any Error> = Result {
@@ -16,7 +17,7 @@ import Testing
     /// Runs a GET through the router, as the server would.
     static func get(_ path: String, _ query: [(String, String)] = []) throws -> HTTPResponse {
         let (_, router, _) = try routes.get()
-        guard case .found(let handler, let parameters) = router.match(.get, path: path) else {
+        guard case .found(let handler, let parameters, _) = router.match(.get, path: path) else {
             throw HTTPError(.notFound, detail: "no route for \(path)")
         }
         let request = HTTPRequest(
@@ -275,14 +276,37 @@ import Testing
         #expect(try Self.get("/photos/\(photos[0])").etag != Self.get("/photos/\(photos[1])").etag)
     }
 
-    @Test func photoSummariesForFavorites() throws {
+    /// The one PlacedPhoto writer (favorites, recents, walk entries, search results): the
+    /// summary's members, then those of the photo's location, in the contract's order.
+    @Test func placedPhotosOfRandomPhotos() throws {
         let (routes, _, catalog) = try Self.routes.get()
-        let photo = catalog.photos[4242]
-        let bytes = try #require(routes.photoSummaries.photoSummaryJSON(photoID: photo.photoID))
-        let json = try #require(JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
-        #expect(Set(json.keys) == ["photoID", "thumbnailURL", "photoURL", "width", "height", "title", "date"])
-        try Self.expectSummary(json, photo)
-        #expect(routes.photoSummaries.photoSummaryJSON(photoID: "nope") == nil)
+        let oracle = try CatalogFixture.load().oracle
+        var locationOfPhoto: [String: Oracle.Location] = [:]
+        for location in oracle.locations {
+            for photo in location.photos { locationOfPhoto[photo.id] = location }
+        }
+        var random = SeededGenerator(seed: 30)
+        let keys = [
+            "photoID", "thumbnailURL", "photoURL", "width", "height", "title", "date",
+            "locationID", "latitude", "longitude", "borough", "intersection",
+        ]
+        for _ in 0..<300 {
+            let photo = catalog.photos[Int.random(in: 0..<catalog.photos.count, using: &random)]
+            let bytes = try #require(routes.placedPhotos.placedPhotoJSON(photoID: photo.photoID))
+            let json = try #require(JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+            #expect(Set(json.keys) == Set(keys))
+            let text = String(decoding: bytes, as: UTF8.self)
+            let positions = keys.map { text.range(of: "\"\($0)\":")?.lowerBound }
+            #expect(positions.allSatisfy { $0 != nil } && positions.map { $0! } == positions.map { $0! }.sorted(), "member order")
+            try Self.expectSummary(json, photo)
+            let location = try #require(locationOfPhoto[photo.photoID])
+            #expect(json["locationID"] as? String == location.id)
+            #expect(json["latitude"] as? Double == location.latitude && json["longitude"] as? Double == location.longitude)
+            #expect(json["borough"] as? String == location.borough?.rawValue && (location.borough != nil || json["borough"] is NSNull))
+            let intersection = Oracle.intersection(location.photos)
+            #expect(json["intersection"] as? String == intersection && (intersection != nil || json["intersection"] is NSNull))
+        }
+        #expect(routes.placedPhotos.placedPhotoJSON(photoID: "nope") == nil)
     }
 
     static func expectSummary(_ json: [String: Any], _ photo: CatalogPhoto) throws {

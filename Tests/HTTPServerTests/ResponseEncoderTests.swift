@@ -15,7 +15,7 @@ import Testing
         response.headers.add("Content-Length", "999")
         response.headers.add("Connection", "upgrade")
         let context = ResponseEncoder.Context(
-            method: .get, requestHeaders: HTTPHeaders(), requestID: "id-1", closing: false, echoKeepAlive: false)
+            method: .get, requestHeaders: HTTPHeaders(), requestID: "id-1", closing: false, echoKeepAlive: false, caching: .unspecified)
         let encoded = ResponseEncoder.encode(response, context: context, serverName: "s", date: Array("D".utf8))
         let text = String(decoding: encoded.head + encoded.body, as: UTF8.self)
         #expect(text.hasPrefix("HTTP/1.1 200 OK\r\nDate: D\r\nServer: s\r\n"))

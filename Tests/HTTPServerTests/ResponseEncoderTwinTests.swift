@@ -7,7 +7,7 @@ import TestSupport
 
 /// `ResponseEncoder.encode` writes the head in one pass over the handler's fields; its twin
 /// here edits a copy of the fields step by step, as the rules read (drop the server's own,
-/// add or extend `Vary`, set `ETag`, answer 304, gzip, CORS), then writes them all. Both
+/// add or extend `Vary`, set `ETag`, answer 304, gzip, `Cache-Control`, CORS), then writes them all. Both
 /// must give the same bytes for any response and request.
 @Suite struct ResponseEncoderTwinTests {
     @Test func onePassEncodingMatchesTheStepByStepTwin() {
@@ -15,10 +15,11 @@ import TestSupport
         for _ in 0..<4000 {
             let response = Self.randomResponse(using: &random)
             let context = ResponseEncoder.Context(
-                method: [.get, .head, .post].randomElement(using: &random)!,
+                method: [.get, .head, .post, .options].randomElement(using: &random)!,
                 requestHeaders: Self.randomRequestHeaders(using: &random),
                 requestID: "req-\(random.next() % 1000)", closing: Bool.random(using: &random),
-                echoKeepAlive: Bool.random(using: &random))
+                echoKeepAlive: Bool.random(using: &random),
+                caching: [CachePolicy.unspecified, .shared(maxAge: 300), .shared(maxAge: 60), .noStore].randomElement(using: &random)!)
             let date = Array("Mon, 23 Nov 2026 23:59:59 GMT".utf8)
             let fast = ResponseEncoder.encode(response, context: context, serverName: "past-nyc", date: date)
             let twin = Self.twinEncode(response, context: context, serverName: "past-nyc", date: date)
@@ -55,7 +56,7 @@ import TestSupport
         }
         let bodySize = [0, 40, 1024, 1025, 3000].randomElement(using: &random)!
         let body = (0..<bodySize).map { UInt8(ascii: "a") + UInt8($0 % 7) }
-        let status = [HTTPStatus.ok, .ok, .ok, .created, .noContent, .notFound].randomElement(using: &random)!
+        let status = [HTTPStatus.ok, .ok, .ok, .created, .noContent, .partialContent, .notFound].randomElement(using: &random)!
         let etag = [nil, "\"abc\"", "W/\"weak\""].randomElement(using: &random)!
         return HTTPResponse(status: status, headers: headers, body: body, etag: etag)
     }
@@ -67,6 +68,8 @@ import TestSupport
             ("If-None-Match", ["\"abc\"", "\"abc-gzip\"", "\"zzz\"", "*", "W/\"weak\""]),
             ("Origin", ["https://example.com"]),
             ("Accept", ["*/*"]),
+            ("Authorization", ["Bearer abc"]),
+            ("Access-Control-Request-Method", ["GET"]),
         ]
         var headers = HTTPHeaders()
         for _ in 0..<(random.next() % 5) {
@@ -112,6 +115,17 @@ import TestSupport
         if wantsGzip, status != .notModified, let compressed = try? Gzip.compress(body) {
             body = compressed
             headers.set("Content-Encoding", "gzip")
+        }
+        // RFC 9111 as `CachePolicy` states it: a token means no-store, except on a preflight.
+        let preflight = context.method == .options && context.requestHeaders.contains("Access-Control-Request-Method")
+        if !preflight {
+            if context.requestHeaders.contains("Authorization") || context.caching == .noStore {
+                headers.set("Cache-Control", "no-store")
+            } else if context.caching != .unspecified, !headers.contains("Cache-Control"),
+                context.method == .get || context.method == .head, [200, 206, 304].contains(status.code)
+            {
+                headers.set("Cache-Control", context.caching == .shared(maxAge: 60) ? "public, max-age=60" : "public, max-age=300")
+            }
         }
         if context.requestHeaders.contains("Origin") {
             headers.set("Access-Control-Allow-Origin", "*")

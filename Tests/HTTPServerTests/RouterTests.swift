@@ -9,7 +9,7 @@ import TestSupport
         var router = Router()
         for (method, pattern) in routes {
             let name = "\(method.rawValue) \(pattern)"
-            router.add(method, pattern, .immediate { _ in HTTPResponse(body: Array(name.utf8)) })
+            router.add(method, pattern, caching: .unspecified, .immediate { _ in HTTPResponse(body: Array(name.utf8)) })
         }
         return router
     }
@@ -17,12 +17,12 @@ import TestSupport
     /// The name of the route `path` resolves to and its parameters, or how it failed.
     static func resolve(_ router: Router, _ method: HTTPMethod, _ path: String) throws -> String {
         switch router.match(method, path: path) {
-        case .found(let handler, let parameters):
+        case .found(let handler, let parameters, _):
             guard case .immediate(let run) = handler else { return "blocking" }
             let name = String(decoding: try run(HTTPRequest(method: method, target: path, path: path)).body, as: UTF8.self)
             let bound = parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             return bound.isEmpty ? name : "\(name) \(bound.joined(separator: ","))"
-        case .methodNotAllowed(let allowed):
+        case .methodNotAllowed(let allowed, _):
             return "405 " + allowed.map(\.rawValue).joined(separator: ",")
         case .notFound:
             return "404"

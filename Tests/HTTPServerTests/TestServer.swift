@@ -28,40 +28,40 @@ struct TestServer {
 
     static func router(signals: Signals) -> Router {
         var router = Router()
-        router.add(.get, "/hello", .immediate { _ in .json(Array(#"{"message":"hello"}"#.utf8)) })
-        router.add(.delete, "/hello", .immediate { _ in .empty(.noContent) })
-        router.add(.get, "/big", .immediate { _ in .json(bigBody, etag: HTTPResponse.strongETag(for: bigBody)) })
-        router.add(.get, "/huge", .immediate { _ in
+        router.add(.get, "/hello", caching: .unspecified, .immediate { _ in .json(Array(#"{"message":"hello"}"#.utf8)) })
+        router.add(.delete, "/hello", caching: .unspecified, .immediate { _ in .empty(.noContent) })
+        router.add(.get, "/big", caching: .unspecified, .immediate { _ in .json(bigBody, etag: HTTPResponse.strongETag(for: bigBody)) })
+        router.add(.get, "/huge", caching: .unspecified, .immediate { _ in
             HTTPResponse(headers: HTTPHeaders([("Content-Type", "application/octet-stream")]), body: hugeBody)
         })
-        router.add(.get, "/items/{id}", .immediate { request in
+        router.add(.get, "/items/{id}", caching: .unspecified, .immediate { request in
             .json(Array("{\"id\":\"\(request.pathParameters["id"] ?? "")\",\"path\":\"\(request.path)\"}".utf8))
         })
-        router.add(.get, "/echo-query", .immediate { request in
+        router.add(.get, "/echo-query", caching: .unspecified, .immediate { request in
             let text = request.queryItems.map { "\($0.name)=\($0.value)" }.joined(separator: "|")
             return HTTPResponse(headers: HTTPHeaders([("Content-Type", "text/plain")]), body: Array(text.utf8))
         })
-        router.add(.get, "/request-id", .immediate { request in
+        router.add(.get, "/request-id", caching: .unspecified, .immediate { request in
             HTTPResponse(headers: HTTPHeaders([("Content-Type", "text/plain")]), body: Array(request.requestID.utf8))
         })
-        router.add(.post, "/echo", .immediate { request in
+        router.add(.post, "/echo", caching: .unspecified, .immediate { request in
             HTTPResponse(headers: HTTPHeaders([("Content-Type", "application/octet-stream")]), body: request.body)
         })
-        router.add(.get, "/slow", .blocking { _ in
+        router.add(.get, "/slow", caching: .unspecified, .blocking { _ in
             signals.slowStarted.withLock { $0 += 1 }
             usleep(400_000)
             return .json(Array(#"{"slow":true}"#.utf8))
         })
-        router.add(.get, "/gated", .blocking { _ in
+        router.add(.get, "/gated", caching: .unspecified, .blocking { _ in
             signals.slowStarted.withLock { $0 += 1 }
             _ = signals.gate.wait(timeout: .now() + 30)
             signals.gatedFinished.withLock { $0 += 1 }
             return .json(Array(#"{"gated":true}"#.utf8))
         })
-        router.add(.get, "/conflict", .immediate { _ in
+        router.add(.get, "/conflict", caching: .unspecified, .immediate { _ in
             throw HTTPError(.conflict, detail: "The \"thing\" already exists.")
         })
-        router.add(.get, "/crash", .blocking { _ in
+        router.add(.get, "/crash", caching: .unspecified, .blocking { _ in
             throw Failure(description: "secret internal detail")
         })
         return router

@@ -108,7 +108,7 @@ import TestSupport
     @Test func accessLogLineHasNoQueryOrHeaders() throws {
         let captured = try CapturedLines()
         var router = Router()
-        router.add(.get, "/echo", .immediate { _ in HTTPResponse(body: Array("hello".utf8)) })
+        router.add(.get, "/echo", caching: .unspecified, .immediate { _ in HTTPResponse(body: Array("hello".utf8)) })
         var configuration = HTTPServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0

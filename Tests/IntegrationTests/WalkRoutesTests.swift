@@ -110,6 +110,41 @@ import TestSupport
         #expect(try client.send("POST", "/walks/\(walkID)/points", json: point).status == 404, "a deleted walk")
     }
 
+    /// The route is exactly the accepted points, in the order they were accepted, on a
+    /// seeded random walk whose steps are sometimes under 100 m (rejected).
+    @Test func theRouteIsTheAcceptedPointsInOrder() throws {
+        let app = try TestApplication()
+        let client = try WalkClient(port: app.port, username: "router")
+        let walkID = try client.startWalk()
+        #expect((try client.send("GET", "/walks/\(walkID)/route").json["points"] as? [Any])?.isEmpty == true)
+        var random = SeededGenerator(seed: 29)
+        var (latitude, longitude) = Self.unionSquare
+        var accepted: [(Double, Double)] = []
+        for _ in 0..<40 {
+            latitude += Double.random(in: -0.0015...0.0015, using: &random)
+            longitude += Double.random(in: -0.0015...0.0015, using: &random)
+            let reply = try client.post(walkID, latitude, longitude)
+            if reply.json["accepted"] as? Bool == true { accepted.append((latitude, longitude)) }
+        }
+        #expect(accepted.count > 5 && accepted.count < 40, "some steps are accepted, some are not")
+        let route = try client.send("GET", "/walks/\(walkID)/route")
+        #expect(route.status == 200)
+        #expect(route.response.header("Cache-Control") == "no-store")
+        #expect(route.json["walkID"] as? String == walkID)
+        let points = try #require(route.json["points"] as? [[String: Any]])
+        #expect(points.count == accepted.count)
+        for (point, expected) in zip(points, accepted) {
+            // JSONSerialization may read a decimal a unit in the last place off.
+            #expect(abs((point["latitude"] as? Double ?? 0) - expected.0) < 1e-12)
+            #expect(abs((point["longitude"] as? Double ?? 0) - expected.1) < 1e-12)
+            #expect((point["recordedAt"] as? String)?.hasSuffix("Z") == true)
+        }
+        let other = try WalkClient(port: app.port, username: "snoop")
+        #expect(try other.send("GET", "/walks/\(walkID)/route").status == 404, "another user's walk")
+        #expect(try client.send("GET", "/walks/AAAAAAAAAAAAAAAAAAAAAA/route").status == 404)
+        #expect(try client.send("GET", "/walks/\(walkID)/route", authorized: false).status == 401)
+    }
+
     /// A full walk: the next acceptable point is a 409 and changes nothing. (The
     /// server's cap is lowered to 40 here; the default configuration's test checks
     /// 5,000, and the store's tests that a nearer point is still just rejected.)

@@ -11,6 +11,7 @@ scenario it is compared with. Writes, in --out:
   <scenario>.nginx    the paths of the same bodies on nginx, in the same order
                       (GET scenarios only: a write has no static twin)
   tours.points        the start points of the tours pool, "latitude longitude"
+  favorites-ids.saved the photo IDs the favorites-ids user saves before its run
 
 and prints one line per scenario it kept: "<scenario>\t<median body bytes>\t<label>".
 A GET scenario whose first request does not answer 200 (an endpoint this server
@@ -36,11 +37,15 @@ WORD = re.compile(r"[^\W_]{3,}")
 
 
 def read_catalog(path):
-    """Photo IDs, and each photo's words (its title, folder and geocode labels)."""
-    ids, word_lists = [], []
+    """Photo IDs, each photo's words (its title, folder and geocode labels), and the
+    location IDs of the locations with more than 50 photos (more than one page)."""
+    ids, word_lists, large = [], [], []
     with gzip.open(path, "rt", encoding="utf-8") as lines:
         for line in lines:
-            for photo in json.loads(line)["photos"]:
+            location = json.loads(line)
+            if len(location["photos"]) > 50:
+                large.append("%.6f,%.6f" % (location["latitude"], location["longitude"]))
+            for photo in location["photos"]:
                 ids.append(photo["id"])
                 geocode = photo.get("geocode") or {}
                 place = geocode.get("location") or {}
@@ -49,7 +54,7 @@ def read_catalog(path):
                 words = [w for w in WORD.findall(" ".join(texts)) if not w.isdigit()]
                 if words:
                     word_lists.append(words)
-    return ids, word_lists
+    return ids, word_lists, large
 
 
 def five_borough_box(connection):
@@ -90,6 +95,29 @@ def search_paths(rng, size, word_lists):
     return paths
 
 
+def location_pages(connection, rng, size, large):
+    """Pages of the locations with more than one page: every page of each (following
+    nextCursor at the default limit of 50), drawn at random."""
+    pages = []
+    for location in large:
+        path = "/locations/" + location
+        while path:
+            pages.append(path)
+            connection.request("GET", path)
+            cursor = json.loads(connection.getresponse().read())["nextCursor"]
+            path = cursor and "/locations/%s?cursor=%s" % (location, cursor)
+    return [rng.choice(pages) for _ in range(size)]
+
+
+def favorite_lookups(rng, size, ids, out):
+    """GET /favorites?ids= of 100 photos each, drawn from 400 of which the user saved
+    200 (favorites-ids.saved): the hearts of a long list screen."""
+    drawn = rng.sample(ids, 400)
+    with open("%s/favorites-ids.saved" % out, "w") as output:
+        output.write("\n".join(drawn[:200]) + "\n")
+    return ["/favorites?ids=" + ",".join(rng.sample(drawn, 100)) for _ in range(size)]
+
+
 def manhattan_points(connection, rng, size):
     """Random Manhattan locations of the catalog, each moved by up to ~100 m."""
     connection.request("GET", "/region?south=40.68&west=-74.05&north=40.88&east=-73.90&borough=manhattan&limit=5000")
@@ -102,7 +130,7 @@ def manhattan_points(connection, rng, size):
     return points
 
 
-def scenarios(rng_for, size, city, ids, word_lists, tour_points):
+def scenarios(rng_for, size, city, ids, word_lists, tour_points, pages, lookups):
     """name -> (label, function drawing the pool, whether nginx serves a twin)."""
     clusters = "/clusters?south=%.6f&west=%.6f&north=%.6f&east=%.6f&zoom=%%d" % city
     return {
@@ -111,6 +139,7 @@ def scenarios(rng_for, size, city, ids, word_lists, tour_points):
         "region-city": ("GET /region 1 km, five boroughs", lambda: box_paths(rng_for("region-city"), size, city), True),
         "region-core": ("GET /region 1 km, core", lambda: box_paths(rng_for("region-core"), size, CORE), True),
         "photos": ("GET /photos/{id}", lambda: ["/photos/" + rng_for("photos").choice(ids) for _ in range(size)], True),
+        "locations": ("GET /locations/{id}, > 50 photos", pages, True),
         "healthz": ("GET /healthz", lambda: ["/healthz"], True),
         "clusters-z10": ("GET /clusters city, zoom 10", lambda: [clusters % 10], True),
         "clusters-z11": ("GET /clusters city, zoom 11", lambda: [clusters % 11], True),
@@ -121,6 +150,7 @@ def scenarios(rng_for, size, city, ids, word_lists, tour_points):
         # Every photo once, shuffled: each round's fresh user saves new favorites.
         "favorites": ("PUT /favorites/{id}, durable writes",
                       lambda: ["PUT /favorites/" + i for i in rng_for("favorites").sample(ids, len(ids))], False),
+        "favorites-ids": ("GET /favorites?ids= 100 ids", lookups, False),
     }
 
 
@@ -133,11 +163,12 @@ def main():
     parser.add_argument("--size", type=int, default=1000, help="requests per pool")
     parser.add_argument("--seed", default="1")
     parser.add_argument("scenarios", nargs="+",
-                        help="scenario names, or groups: nearby region photos healthz clusters search tours favorites")
+                        help="scenario names, or groups: nearby region photos locations healthz clusters search tours "
+                        "favorites favorites-ids")
     arguments = parser.parse_args()
 
     connection = http.client.HTTPConnection("127.0.0.1", arguments.port, timeout=10)
-    ids, word_lists = read_catalog(arguments.data)
+    ids, word_lists, large = read_catalog(arguments.data)
     city = five_borough_box(connection)
 
     def rng_for(name):
@@ -149,10 +180,14 @@ def main():
             output.write("".join("%.6f %.6f\n" % point for point in points))
         return points
 
-    available = scenarios(rng_for, arguments.size, city, ids, word_lists, tour_points)
+    available = scenarios(
+        rng_for, arguments.size, city, ids, word_lists, tour_points,
+        lambda: location_pages(connection, rng_for("locations"), arguments.size, large),
+        lambda: favorite_lookups(rng_for("favorites-ids"), arguments.size, ids, arguments.out))
     wanted = []
     for requested in arguments.scenarios:
-        matching = [name for name in available if name == requested or name.split("-")[0] == requested]
+        matching = [name for name in available
+                    if name == requested or (name.split("-")[0] == requested and name.split("-")[1] != "ids")]
         if not matching:
             sys.exit("bench/pools.py: unknown scenario %r (known: %s)" % (requested, " ".join(available)))
         wanted += [name for name in matching if name not in wanted]

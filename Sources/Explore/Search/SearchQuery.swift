@@ -1,3 +1,4 @@
+import Basics
 import Catalog
 
 /// One page of a search: the terms, the filters, the order and where the page starts.
@@ -27,26 +28,15 @@ public struct SearchQuery: Sendable {
     /// with another query is refused instead of paging through the wrong list. Stable
     /// across restarts, unlike `Hasher`.
     public var listDigest: UInt64 {
-        var digest: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ bytes: some Sequence<UInt8>) {
-            for byte in bytes {
-                digest ^= UInt64(byte)
-                digest &*= 0x0000_0100_0000_01b3
-            }
-            digest ^= 0xFF
-            digest &*= 0x0000_0100_0000_01b3
-        }
-        func mix(_ value: UInt64) {
-            mix((0..<8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) })
-        }
-        for key in terms.keys { mix(key.utf8) }
-        mix(filter.fromYear.map { UInt64(bitPattern: Int64($0)) } ?? .max)
-        mix(filter.toYear.map { UInt64(bitPattern: Int64($0)) } ?? .max)
-        mix((filter.borough?.rawValue ?? "").utf8)
+        var digest = StableDigest()
+        for key in terms.keys { digest.mix(key.utf8) }
+        digest.mix(filter.fromYear)
+        digest.mix(filter.toYear)
+        digest.mix((filter.borough?.rawValue ?? "").utf8)
         if let origin {
-            mix(origin.latitude.bitPattern)
-            mix(origin.longitude.bitPattern)
+            digest.mix(origin.latitude.bitPattern)
+            digest.mix(origin.longitude.bitPattern)
         }
-        return digest
+        return digest.value
     }
 }

@@ -19,7 +19,7 @@ import TestSupport
 
     /// Runs a GET of `/clusters` through `router`.
     static func get(_ query: [(String, String)], router: Router) throws -> HTTPResponse {
-        guard case .found(let handler, let parameters) = router.match(.get, path: "/clusters") else {
+        guard case .found(let handler, let parameters, _) = router.match(.get, path: "/clusters") else {
             throw HTTPError(.notFound, detail: "no route for /clusters")
         }
         let request = HTTPRequest(

@@ -33,7 +33,7 @@ enum SearchHarness {
     /// Runs `GET /search` through the router, as the server would.
     static func get(_ query: [(String, String)]) throws -> HTTPResponse {
         let router = try load().router
-        guard case .found(let handler, let parameters) = router.match(.get, path: "/search") else {
+        guard case .found(let handler, let parameters, _) = router.match(.get, path: "/search") else {
             throw HTTPError(.notFound, detail: "no route for /search")
         }
         let request = HTTPRequest(

@@ -1,3 +1,4 @@
+import Basics
 import API
 import Catalog
 import Explore
@@ -13,7 +14,7 @@ import TestSupport
     static func paths(_ router: Router) throws -> (
         fast: @Sendable (HTTPRequest) throws -> HTTPResponse?, slow: @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
-        guard case .found(let handler, _) = router.match(.get, path: "/search"),
+        guard case .found(let handler, _, _) = router.match(.get, path: "/search"),
             case .immediateUnlessBlocking(let fast, let slow) = handler
         else { throw HTTPError(.notFound, detail: "/search is not immediateUnlessBlocking") }
         return (fast, slow)
@@ -72,7 +73,7 @@ import TestSupport
         #expect(try fast(near) == nil)
         #expect(try slow(near).status == .ok)
         let listDigest = SearchQuery(terms: try SearchTerms("flatiron")).listDigest
-        let deep = Self.request([("q", "flatiron"), ("cursor", SearchCursor.encode(offset: 5000, listDigest: listDigest))])
+        let deep = Self.request([("q", "flatiron"), ("cursor", OffsetCursor.encode(offset: 5000, listDigest: listDigest))])
         #expect(try fast(deep) == nil)
         #expect(try slow(deep).status == .ok)
     }

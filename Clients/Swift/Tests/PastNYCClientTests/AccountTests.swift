@@ -93,6 +93,8 @@ extension EndToEndTests {
                     .unauthorized.headers.wwwAuthenticate,
                 try await client.eraseMyData().unauthorized.headers.wwwAuthenticate,
                 try await client.listFavorites().unauthorized.headers.wwwAuthenticate,
+                try await client.listFavorites(query: .init(ids: [photo.photoID])).unauthorized.headers.wwwAuthenticate,
+                try await client.getFavorite(path: .init(photoID: photo.photoID)).unauthorized.headers.wwwAuthenticate,
                 try await client.saveFavorite(path: photo).unauthorized.headers.wwwAuthenticate,
                 try await client.removeFavorite(path: .init(photoID: photo.photoID)).unauthorized.headers.wwwAuthenticate,
                 try await client.getFavoritesTour(query: .init(lat: unionSquare.latitude, lon: unionSquare.longitude))

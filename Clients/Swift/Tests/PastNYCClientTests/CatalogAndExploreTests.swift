@@ -83,6 +83,62 @@ extension EndToEndTests {
             #expect(problem.status == 404)
         }
 
+        /// The location with the most photos (the first of `/region` over the whole
+        /// city), paged with `nextCursor` to the end: every photo exactly once, as many
+        /// as `photoCount`.
+        @Test func location() async throws {
+            let client = try makeClient()
+            let largest = try await client.getRegion(query: .init(south: 40.49, west: -74.26, north: 40.92, east: -73.69, limit: 1))
+                .ok.body.json.locations.first?.value1
+            let location = try #require(largest)
+            #expect(location.photoCount > 50)
+            let path = Operations.GetLocation.Input.Path(locationID: location.locationID)
+
+            let ok = try await client.getLocation(path: path).ok
+            #expect(ok.headers.cacheControl == "public, max-age=300")
+            let first = try ok.body.json
+            #expect(first.value1 == location)
+            #expect(first.value2.photos.count == 50)
+            var ids = first.value2.photos.map(\.photoID)
+            var cursor = first.value2.nextCursor
+            while let next = cursor {
+                let page = try await client.getLocation(path: path, query: .init(limit: 100, cursor: next)).ok.body.json
+                #expect(page.value1.photoCount == location.photoCount)
+                #expect(!page.value2.photos.isEmpty)
+                ids += page.value2.photos.map(\.photoID)
+                cursor = page.value2.nextCursor
+            }
+            #expect(ids.count == location.photoCount)
+            #expect(Set(ids).count == ids.count)
+
+            let notModified = try await client.getLocation(path: path, headers: .init(ifNoneMatch: ok.headers.eTag)).notModified
+            #expect(notModified.headers.eTag == ok.headers.eTag)
+            #expect(notModified.headers.cacheControl == "public, max-age=300")
+
+            // Filters: photoCount counts the matching photos, none matching is a 200.
+            let dated = try await client.getLocation(path: path, query: .init(from: 1900, to: 1940, limit: 1)).ok.body.json
+            #expect(dated.value1.photoCount <= location.photoCount && dated.value2.photos.count <= 1)
+            let future = try await client.getLocation(path: path, query: .init(from: 9000)).ok.body.json
+            #expect(future.value1.photoCount == 0 && future.value2.photos.isEmpty && future.value2.nextCursor == nil)
+
+            // A cursor is bound to its location and filters.
+            let bad = try await client.getLocation(path: path, query: .init(cursor: "not a cursor")).badRequest
+            #expect(try bad.body.applicationProblemJson.detail.contains("cursor"))
+            let otherFilters = try await client.getLocation(path: path, query: .init(from: 1800, cursor: first.value2.nextCursor))
+            #expect(try otherFilters.badRequest.body.applicationProblemJson.detail.contains("cursor"))
+            let years = try await client.getLocation(path: path, query: .init(from: 1940, to: 1900)).badRequest
+            #expect(try years.body.applicationProblemJson.detail.contains("from"))
+
+            // Only the API's own spelling of a location's point names it.
+            _ = try await client.getLocation(path: .init(locationID: "0.000000,0.000000")).notFound
+            let respelled = String(format: "%.5f,%.5f", location.latitude, location.longitude)
+            #expect(try await client.getLocation(path: .init(locationID: respelled)).notFound.body.applicationProblemJson.status == 404)
+
+            // With a token, even a public answer is not for shared caches.
+            let user = try await TestUser.register("pin")
+            #expect(try await user.client.getLocation(path: path, query: .init(limit: 1)).ok.headers.cacheControl == "no-store")
+        }
+
         @Test func boroughs() async throws {
             let client = try makeClient()
             let ok = try await client.getBoroughs().ok

@@ -36,17 +36,22 @@ extension EndToEndTests {
             #expect(listed == entry)
             _ = try await user.client.getWalk(path: .init(walkID: walk.walkID), query: .init(limit: 0)).badRequest
 
+            let route = try await user.client.getWalkRoute(path: .init(walkID: walk.walkID)).ok.body.json
+            #expect(route.walkID == walk.walkID)
+            #expect(route.points.map(\.latitude) == [unionSquare.latitude], "the rejected point is not on the route")
+
             let walks = try await user.client.listWalks().ok.body.json
             #expect(walks.walks.map(\.walkID) == [walk.walkID])
             _ = try await user.client.listWalks(query: .init(cursor: "not a cursor")).badRequest
 
-            let photo = Operations.RemoveWalkPhoto.Input.Path(walkID: walk.walkID, photoID: entry.photoID)
+            let photo = Operations.RemoveWalkPhoto.Input.Path(walkID: walk.walkID, photoID: entry.value1.photoID)
             _ = try await user.client.removeWalkPhoto(path: photo).noContent
             _ = try await user.client.removeWalkPhoto(path: photo).notFound
 
             _ = try await user.client.deleteWalk(path: .init(walkID: walk.walkID)).noContent
             _ = try await user.client.deleteWalk(path: .init(walkID: walk.walkID)).notFound
             _ = try await user.client.getWalk(path: .init(walkID: walk.walkID)).notFound
+            _ = try await user.client.getWalkRoute(path: .init(walkID: walk.walkID)).notFound
             _ = try await user.client.addWalkPoint(path: path, body: .json(.init(latitude: 40.7, longitude: -74))).notFound
         }
 

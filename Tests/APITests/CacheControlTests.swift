@@ -1,0 +1,145 @@
+import Foundation
+import HTTPServer
+import Testing
+import TestSupport
+
+/// The `Cache-Control` rule for every route of the application, walked from its route
+/// table: a route added without a case here fails the first test, so no endpoint can
+/// forget what it tells caches.
+@Suite struct CacheControlTests {
+    /// A request that the route answers with a 2xx for a signed-in caller (with a
+    /// `{token}` and `{walkID}` to fill in), by "METHOD pattern".
+    static let examples: [String: (target: String, body: String?)] = [
+        "GET /healthz": ("/healthz", nil),
+        "GET /openapi.yaml": ("/openapi.yaml", nil),
+        "GET /nearby": ("/nearby?lat=40.7306&lon=-73.9866", nil),
+        "GET /region": ("/region?south=40.70&west=-74.02&north=40.75&east=-73.97", nil),
+        "GET /photos/{photoID}": ("/photos/705740f-a", nil),
+        "GET /locations/{locationID}": ("/locations/40.729510,-73.953958", nil),
+        "GET /boroughs": ("/boroughs", nil),
+        "GET /search": ("/search?q=broadway", nil),
+        "GET /clusters": ("/clusters?south=40.70&west=-74.02&north=40.75&east=-73.97&zoom=12", nil),
+        "GET /tours": ("/tours?lat=40.7306&lon=-73.9866", nil),
+        "GET /tours/favorites": ("/tours/favorites?lat=40.7306&lon=-73.9866", nil),
+        "POST /users": ("/users", #"{"username":"{name}","password":"correct horse battery staple"}"#),
+        "POST /users/login": ("/users/login", #"{"username":"{name}","password":"correct horse battery staple"}"#),
+        "GET /users/me": ("/users/me", nil),
+        "PATCH /users/me": ("/users/me", #"{"displayName":"Jacob"}"#),
+        "PUT /users/me/password": ("/users/me/password", #"{"currentPassword":"x","newPassword":"y"}"#),
+        "DELETE /users/me": ("/users/me", #"{"password":"wrong"}"#),
+        "DELETE /users/me/data": ("/users/me/data", nil),
+        "POST /users/logout": ("/users/logout", nil),
+        "GET /favorites": ("/favorites", nil),
+        "GET /favorites/{photoID}": ("/favorites/705740f-a", nil),
+        "PUT /favorites/{photoID}": ("/favorites/705740f-a", nil),
+        "DELETE /favorites/{photoID}": ("/favorites/705740f-a", nil),
+        "GET /recents": ("/recents", nil),
+        "PUT /recents/{photoID}": ("/recents/705740f-a", nil),
+        "DELETE /recents": ("/recents", nil),
+        "POST /walks": ("/walks", nil),
+        "GET /walks": ("/walks", nil),
+        "GET /walks/{walkID}": ("/walks/{walkID}", nil),
+        "DELETE /walks/{walkID}": ("/walks/{walkID}", nil),
+        "GET /walks/{walkID}/route": ("/walks/{walkID}/route", nil),
+        "POST /walks/{walkID}/points": ("/walks/{walkID}/points", #"{"latitude":40.7306,"longitude":-73.9866}"#),
+        "DELETE /walks/{walkID}/photos/{photoID}": ("/walks/{walkID}/photos/705740f-a", nil),
+    ]
+
+    /// Routes whose answers hold no one's data and change from moment to moment: no rule.
+    static let unspecified: Set<String> = ["GET /healthz"]
+    /// Public routes that hold no token: their GET answers may be kept by any cache.
+    static let shared: Set<String> = [
+        "GET /openapi.yaml", "GET /nearby", "GET /region", "GET /photos/{photoID}", "GET /locations/{locationID}",
+        "GET /boroughs", "GET /search", "GET /clusters", "GET /tours",
+    ]
+
+    static func key(_ entry: Router.Entry) -> String { "\(entry.method.rawValue) \(entry.pattern)" }
+
+    @Test func everyRouteHasAnExampleAndItsDeclaredPolicyIsTheContracts() throws {
+        let routes = try PipelineApplication.shared.get().application.router.entries
+        #expect(Set(routes.map(Self.key)) == Set(Self.examples.keys), "a route without an example here, or an example of no route")
+        for entry in routes {
+            let key = Self.key(entry)
+            if Self.shared.contains(key) {
+                #expect(entry.caching == .shared(maxAge: 300), "\(key)")
+            } else if Self.unspecified.contains(key) {
+                #expect(entry.caching == .unspecified, "\(key)")
+            } else {
+                #expect(entry.caching == .noStore, "\(key): holds a token or a user's data")
+            }
+        }
+    }
+
+    /// The whole rule, for every route, as a client sees it on the wire.
+    @Test func everyRouteAnswersWithTheRule() throws {
+        let client = try PipelineApplication.client()
+        let name = "cache_\(UInt32.random(in: 0...UInt32.max))"
+        let registered = try client.requestJSON("POST", "/users", json: #"{"username":"\#(name)","password":"correct horse battery staple"}"#)
+        let token = try #require(try JSONSerialization.jsonObject(with: Data(registered.body)) as? [String: Any])["token"] as! String
+        let walk = try client.requestJSON("POST", "/walks", token: token)
+        let walkID = try #require(try JSONSerialization.jsonObject(with: Data(walk.body)) as? [String: Any])["walkID"] as! String
+        // Logging out ends the token: last.
+        let entries = try PipelineApplication.shared.get().application.router.entries
+        let routes = entries.filter { Self.key($0) != "POST /users/logout" } + entries.filter { Self.key($0) == "POST /users/logout" }
+        for entry in routes {
+            let key = Self.key(entry)
+            let example = try #require(Self.examples[key], "\(key)")
+            let target = example.target.replacingOccurrences(of: "{walkID}", with: walkID)
+            let body = example.body?.replacingOccurrences(of: "{name}", with: "\(name)_2")
+            let method = entry.method.rawValue
+
+            // Without a token.
+            let anonymous = try client.requestJSON(method, target, json: key == "POST /users/login" ? body?.replacingOccurrences(of: "_2", with: "") : body)
+            let anonymousControl = anonymous.header("Cache-Control")
+            if Self.shared.contains(key) {
+                #expect(anonymous.status == 200, "\(key): \(anonymous.bodyText.prefix(200))")
+                let age = Self.maxAge(anonymousControl)
+                #expect(age != nil && age! >= 60, "\(key): \(anonymousControl ?? "none")")
+                for forbidden in ["no-store", "no-cache", "private"] {
+                    #expect(anonymousControl?.contains(forbidden) != true, "\(key)")
+                }
+                let etag = try #require(anonymous.header("ETag"), "\(key)")
+                let revalidated = try client.request(method, target, headers: [("If-None-Match", etag)])
+                #expect(revalidated.status == 304 && revalidated.header("Cache-Control") == anonymousControl, "\(key)")
+                let head = try client.request("HEAD", target)
+                #expect(head.status == 200 && head.header("Cache-Control") == anonymousControl, "\(key)")
+                let bad = try client.request(method, target + (target.contains("?") ? "&" : "?") + "limit=0")
+                if bad.status == 400 { #expect(bad.header("Cache-Control") == nil, "\(key): an error is not for caches") }
+            } else if Self.unspecified.contains(key) {
+                #expect(anonymousControl == nil, "\(key)")
+            } else {
+                #expect(anonymousControl == "no-store", "\(key): \(anonymous.status) \(anonymousControl ?? "none")")
+                if !key.hasPrefix("POST /users") {
+                    #expect(anonymous.status == 401, "\(key): protected")
+                }
+            }
+
+            // With a token: whatever the route and the status, never stored.
+            let signedIn = try client.requestJSON(method, target, json: body, token: token)
+            #expect(signedIn.header("Cache-Control") == "no-store", "\(key) with a token: \(signedIn.status)")
+        }
+    }
+
+    @Test func anyAnswerToATokenIsNotStoredButPreflightsAreExempt() throws {
+        let client = try PipelineApplication.client()
+        let bearer = [("Authorization", "Bearer whatever")]
+        #expect(try client.request("GET", "/no-such-path", headers: bearer).header("Cache-Control") == "no-store")
+        #expect(try client.request("GET", "/no-such-path").header("Cache-Control") == nil)
+        #expect(try client.request("DELETE", "/nearby", headers: bearer).header("Cache-Control") == "no-store")
+        #expect(try client.request("DELETE", "/nearby").header("Cache-Control") == nil)
+        #expect(try client.request("POST", "/favorites").header("Cache-Control") == "no-store", "405 of a protected path")
+        #expect(try client.request("OPTIONS", "/favorites").header("Cache-Control") == "no-store")
+        let preflight = try client.request(
+            "OPTIONS", "/favorites",
+            headers: [("Origin", "https://example.com"), ("Access-Control-Request-Method", "GET")])
+        #expect(preflight.status == 204 && preflight.header("Cache-Control") == nil)
+    }
+
+    /// The `max-age` of a `public` Cache-Control value.
+    static func maxAge(_ value: String?) -> Int? {
+        guard let value else { return nil }
+        let directives = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard directives.contains("public") else { return nil }
+        return directives.first { $0.hasPrefix("max-age=") }.flatMap { Int($0.dropFirst("max-age=".count)) }
+    }
+}
