@@ -7,12 +7,17 @@
 # Scenarios (default: all of them; a group name runs all of its variants; a GET
 # scenario whose endpoint does not answer 200 is skipped):
 #   nearby    nearby-city, nearby-core: /nearby?lat=&lon=&limit=10&photos=5 at random
-#             points of the five-borough box, and of the built-up core
+#             points of the five-borough box, and of the built-up core; nearby-heading
+#             and nearby-topic: the core's with a random heading (fov 60), and with the
+#             topic "Apartment houses"
 #   region    region-city, region-core: /region over random ~1 km boxes, same two areas
 #   photos    /photos/{id} of random photo IDs
 #   locations /locations/{id}: random pages (default limit, cursors followed) of the
 #             76 locations with more than 50 photos
 #   healthz   /healthz: the HTTP server alone
+#   topics    /topics: one body made at start
+#   popular   /photos/popular over windows of 1, 7, 30 and 365 days, after 3 users saved
+#             the same 20 photos (no nginx twin: the list follows the favorites)
 #   clusters  clusters-z10, -z11, -z13: /clusters of the whole five-borough box
 #   search    /search?q= with 1-2 words of one photo's text, the last cut to a 3-5
 #             letter prefix half of the time
@@ -69,7 +74,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
-ALL_SCENARIOS="nearby region photos locations healthz clusters search tours favorites favorites-ids walks login cluster"
+ALL_SCENARIOS="nearby region photos locations healthz topics popular clusters search tours favorites favorites-ids walks login cluster"
 read -r -a REQUESTED <<<"${*:-$ALL_SCENARIOS}"
 PORT=${PORT:-18080}
 NGINX_PORT=${NGINX_PORT:-18081}
@@ -174,7 +179,7 @@ NAMES=(); POOLED=(); declare -A LABEL SIZE GOAL_RATIO GOAL_RPS GOAL_P99 TARGET_U
 for requested in "${REQUESTED[@]}"; do
     case "$requested" in
         walks | walks-accept | walks-reject | login | cluster) ;;
-        nearby* | region* | photos | locations | healthz | clusters* | search | tours | favorites | favorites-ids)
+        nearby* | region* | photos | locations | healthz | topics | popular | clusters* | search | tours | favorites | favorites-ids)
             POOLED+=("$requested") ;;
         *) echo "bench: unknown scenario '$requested' (known: $ALL_SCENARIOS)" >&2; exit 1 ;;
     esac
@@ -234,7 +239,10 @@ done <"$WORK/pools/manifest"
 # Goals (issues 11, 19 and 30): ratio to nginx, or req/s, and p99 in ms (or p99 alone).
 for name in "${NAMES[@]}"; do
     case "$name" in
+        nearby-heading | nearby-topic) GOAL_RATIO[$name]=0.6; GOAL_P99[$name]=5 ;;
         nearby-* | region-*) GOAL_RATIO[$name]=0.75; GOAL_P99[$name]=5 ;;
+        topics) GOAL_RATIO[$name]=0.9; GOAL_P99[$name]=5 ;;
+        popular) GOAL_P99[$name]=5 ;;
         photos) GOAL_RATIO[$name]=0.9; GOAL_P99[$name]=5 ;;
         locations) GOAL_RATIO[$name]=0.75; GOAL_P99[$name]=5 ;;
         favorites-ids) GOAL_P99[$name]=5 ;;
@@ -308,6 +316,17 @@ NGINX_WORKER=""
 until [[ -n "$NGINX_WORKER" ]]; do NGINX_WORKER=$(pgrep -P "$NGINX_PID" | head -n 1); sleep 0.01; done
 
 # --- runs ----------------------------------------------------------------------
+
+# popular: three users save the same 20 photos, so every window lists them.
+if [[ " ${NAMES[*]} " == *" popular "* ]]; then
+    popular_photos=$(curl -sf "$BASE_URL/nearby?lat=40.7306&lon=-73.9866&limit=20&photos=1" | jq -r '.locations[].photos[0].photoID')
+    for _ in 1 2 3; do
+        TOKEN=$(register)
+        for photo in $popular_photos; do
+            curl -sf -o /dev/null -X PUT "$BASE_URL/favorites/$photo" -H "Authorization: Bearer $TOKEN"
+        done
+    done
+fi
 
 # Jiffies of user plus system CPU the processes have used.
 cpu_ticks() {

@@ -36,10 +36,12 @@ public final class Application: Sendable {
         var router = Router()
         ServiceRoutes(openAPI: openAPIDocument).register(in: &router)
         let catalogRoutes = CatalogRoutes(catalog: catalog)
+        PopularRoutes(popular: accounts.popularPhotos, photos: catalogRoutes.placedPhotos).register(in: &router)
         catalogRoutes.register(in: &router)
         let search = try PhotoSearch(catalog: catalog, databasePath: CatalogStore.databasePath(configuration.dataDirectory))
         SearchRoutes(search: search, catalogRoutes: catalogRoutes, dataVersion: catalog.dataVersion).register(in: &router)
         ClusterRoutes(catalog: catalog).register(in: &router)
+        TopicRoutes(catalog: catalog).register(in: &router)
         AccountRoutes(accounts: accounts, photos: catalogRoutes.placedPhotos).register(in: &router)
         TourRoutes(catalog: catalog, json: catalogRoutes.json, accounts: accounts).register(in: &router)
         WalkRoutes(

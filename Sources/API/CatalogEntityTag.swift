@@ -14,11 +14,11 @@ struct CatalogEntityTag: ~Copyable {
 
     /// The quoted tag: the data version, the endpoint's letter, and the parts `describe`
     /// adds, in order.
-    /// - Precondition: `describe` adds at most 12 parts (every endpoint adds fewer).
+    /// - Precondition: `describe` adds at most 14 parts (every endpoint adds fewer).
     static func value(dataVersion: String, endpoint: StaticString, _ describe: (inout CatalogEntityTag) -> Void = { _ in })
         -> String
     {
-        let capacity = dataVersion.utf8.count + endpoint.utf8CodeUnitCount + 3 + 12 * maxPartBytes
+        let capacity = dataVersion.utf8.count + endpoint.utf8CodeUnitCount + 3 + 14 * maxPartBytes
         return String(unsafeUninitializedCapacity: capacity) { storage in
             var tag = CatalogEntityTag(text: CatalogBodyWriter(storage: storage))
             tag.text.append(UInt8(ascii: "\""))
@@ -57,10 +57,11 @@ struct CatalogEntityTag: ~Copyable {
         CatalogJSONNumber.append(value, to: &text)
     }
 
-    /// The year range and the borough (by its position in `Borough.allCases`).
+    /// The year range, the topic and the borough (by its position in `Borough.allCases`).
     mutating func add(_ filter: PhotoFilter) {
         add(filter.fromYear)
         add(filter.toYear)
+        add(filter.topic)
         add(filter.borough.flatMap { Borough.allCases.firstIndex(of: $0) })
     }
 

@@ -27,7 +27,7 @@ public final class CatalogJSON: PlacedPhotoProvider, Sendable {
     /// (the value of its `"thumbnailURL"` member), relative to the summary's start.
     private let thumbnailStarts: [Int32]
     private let thumbnailEnds: [Int32]
-    /// Each location's whole `/region` entry when no year filter applies,
+    /// Each location's whole `/region` entry when no photo filter (years, topic) applies,
     /// `{…,"photoCount":…,"thumbnailURL":…}` with all its photos counted and its first
     /// photo's thumbnail, in location order. Location IDs start with the latitude, so
     /// the entries of one box lie close together, not spread among the photos' summaries.
@@ -122,9 +122,10 @@ public final class CatalogJSON: PlacedPhotoProvider, Sendable {
         fragments.append(head, part: 1..<(fragments.size(head) - photoCountKey.utf8CodeUnitCount), to: &body)
     }
 
-    /// `{"latitude":…,"longitude":…,"locations":[Location + distanceMeters + photos]}`,
+    /// `{"latitude":…,"longitude":…,"locations":[Location + distanceMeters (+ bearing) + photos]}`,
     /// written into one allocation of its bound (`nearbyEnvelopeBound`, and per match
-    /// `nearbyMatchBound` and its fragments).
+    /// `nearbyMatchBound` and its fragments). With a cone, each location also has its
+    /// `bearing` from the point.
     func nearbyBody(_ query: NearbyQuery, photosPerLocation: Int, matches: [NearbyMatch]) -> [UInt8] {
         let filter = query.filter
         // Where the fragments lie is itself a cache miss per match, and the sizes below
@@ -134,11 +135,11 @@ public final class CatalogJSON: PlacedPhotoProvider, Sendable {
         for match in matches {
             let head = Int(locationFragments[match.location])
             capacity += Self.nearbyMatchBound + fragments.size(head)
-            // A year filter may pick any of the location's photos: all of them bound the pick.
-            let photos = filter.filtersYears ? catalog.photoRange(location: match.location).count : min(match.photoCount, photosPerLocation)
+            // A photo filter (years, topic) may pick any of the location's photos: all of them bound the pick.
+            let photos = filter.filtersPhotos ? catalog.photoRange(location: match.location).count : min(match.photoCount, photosPerLocation)
             if photos > 0 { capacity += fragments.size(run: (head + 1)..<(head + 1 + photos)) }
-            // The head and, without a year filter, the photos that follow it are copied next.
-            fragments.prefetch(run: head..<(head + 1 + (filter.filtersYears ? 0 : photos)))
+            // The head and, without a photo filter, the photos that follow it are copied next.
+            fragments.prefetch(run: head..<(head + 1 + (filter.filtersPhotos ? 0 : photos)))
         }
         return CatalogBodyWriter.body(capacity: capacity) { body in
             body.append(#"{"latitude":"#)
@@ -153,11 +154,16 @@ public final class CatalogJSON: PlacedPhotoProvider, Sendable {
                 CatalogJSONNumber.append(match.photoCount, to: &body)
                 body.append(#","distanceMeters":"#)
                 CatalogJSONNumber.appendCentimetres(match.distance, to: &body)
+                if query.cone != nil {
+                    body.append(#","bearing":"#)
+                    CatalogJSONNumber.appendBearing(
+                        catalog.bearing(from: query.latitude, query.longitude, to: match.location), to: &body)
+                }
                 body.append(#","photos":["#)
-                if filter.filtersYears {
+                if filter.filtersPhotos {
                     appendMatchingPhotos(of: match.location, filter: filter, limit: photosPerLocation, to: &body)
                 } else {
-                    // Without a year filter every photo counts: the first ones follow the head.
+                    // Without a photo filter every photo counts: the first ones follow the head.
                     fragments.append(run: (head + 1)..<(head + 1 + min(match.photoCount, photosPerLocation)), to: &body)
                 }
                 body.append("]}")
@@ -171,8 +177,8 @@ public final class CatalogJSON: PlacedPhotoProvider, Sendable {
     private static let nearbyEnvelopeBound = 128
     /// The bytes of a `/nearby` match besides its head and its photos' summaries: a
     /// comma, the count (at most 20 digits), `distanceMeters` and its number (at most
-    /// 24 characters), `"photos":[` and the closing `]}`.
-    private static let nearbyMatchBound = 96
+    /// 24 characters), `"bearing"` and its number (at most 5), `"photos":[` and the closing `]}`.
+    private static let nearbyMatchBound = 112
 
     /// Appends a location's object up to and including `"photoCount":`: the caller
     /// writes the count, its own members and the closing brace.
@@ -181,13 +187,13 @@ public final class CatalogJSON: PlacedPhotoProvider, Sendable {
     }
 
     /// Appends, comma-separated, the PhotoSummaries of the first `limit` photos of a
-    /// location that match the filter's years, in source order.
+    /// location that pass the filter (years, topic), in source order.
     func appendMatchingPhotos(
         of location: Int, filter: PhotoFilter, limit: Int, to body: inout some CatalogByteSink & ~Copyable
     ) {
         let photos = catalog.photoRange(location: location)
-        guard filter.filtersYears else {
-            // Without a year filter every photo counts: the first ones follow the head.
+        guard filter.filtersPhotos else {
+            // Without a photo filter every photo counts: the first ones follow the head.
             let head = Int(locationFragments[location])
             fragments.append(run: (head + 1)..<(head + 1 + min(photos.count, limit)), to: &body)
             return
@@ -209,7 +215,7 @@ public final class CatalogJSON: PlacedPhotoProvider, Sendable {
 
     /// `{"locations":[Location + thumbnailURL],"total":…,"truncated":…}`, written into
     /// one allocation of its bound.
-    /// - Parameter everyPhoto: whether the matches count all their photos (no year
+    /// - Parameter everyPhoto: whether the matches count all their photos (no photo
     ///   filter), so each entry is the location's precomputed one.
     func regionBody(_ result: RegionResult, everyPhoto: Bool) -> [UInt8] {
         var capacity = Self.regionEnvelopeBound
@@ -288,7 +294,7 @@ public final class CatalogJSON: PlacedPhotoProvider, Sendable {
     }
 
     /// `/locations/{locationID}`: `Location + "photos": [PhotoSummary], "nextCursor"`, the
-    /// page of the location's photos matching the filter's years that starts after
+    /// page of the location's photos passing the filter (years, topic) that starts after
     /// `offset` of them; `photoCount` counts them all. `cursor` makes the next page's
     /// cursor from its offset.
     func locationBody(
@@ -299,7 +305,7 @@ public final class CatalogJSON: PlacedPhotoProvider, Sendable {
         var body: [UInt8] = []
         var matchCount = photos.count
         let pageEnd: Int
-        if filter.filtersYears {
+        if filter.filtersPhotos {
             var page: [Int] = []
             matchCount = 0
             for photo in photos where catalog.photo(photo, matches: filter) {
@@ -316,7 +322,7 @@ public final class CatalogJSON: PlacedPhotoProvider, Sendable {
                 fragments.append(Int(photoFragments[photo]), to: &body)
             }
         } else {
-            // Without a year filter the page is one run of the summaries after the head.
+            // Without a photo filter the page is one run of the summaries after the head.
             let start = min(offset, matchCount)
             pageEnd = min(start + limit, matchCount)
             let run = (head + 1 + start)..<(head + 1 + pageEnd)

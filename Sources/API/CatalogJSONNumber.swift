@@ -62,6 +62,17 @@ enum CatalogJSONNumber {
     /// `cents / 100`, and below 2^53 / 100 no shorter decimal rounds to it, so its
     /// shortest round-tripping form (`Double.description`) is `cents` with the point
     /// moved two places and trailing fractional zeros dropped. Written in one piece.
+    /// A bearing in degrees (0 ≤ bearing < 360) rounded to a tenth, as `/nearby` writes
+    /// it: one that rounds to 360.0 is 0 (north), and a zero tenth is left out (`45`, `45.5`).
+    static func appendBearing(_ degrees: Double, to body: inout some CatalogByteSink & ~Copyable) {
+        let tenths = UInt64(degrees * 10 + 0.5) % 3600
+        let (whole, fraction) = tenths.quotientAndRemainder(dividingBy: 10)
+        append(Int(whole), to: &body)
+        guard fraction > 0 else { return }
+        body.append(UInt8(ascii: "."))
+        body.append(UInt8(ascii: "0") + UInt8(fraction))
+    }
+
     static func appendCentimetres(_ meters: Double, to body: inout some CatalogByteSink & ~Copyable) {
         let scaled = meters * 100
         guard scaled >= 0, scaled < 1e13 else {

@@ -117,21 +117,47 @@ struct CatalogParameters {
         return (south, west, north, east)
     }
 
-    /// The `from`, `to` and `borough` filters shared by `/nearby`, `/region` and `/clusters`.
-    func filter() throws -> PhotoFilter {
-        var filter = try photoFilter()
+    /// The `from`, `to`, `topic` and `borough` filters shared by `/nearby`, `/region`,
+    /// `/clusters`, `/search` and `/tours`.
+    func filter(topics: TopicIndex) throws -> PhotoFilter {
+        var filter = try photoFilter(topics: topics)
         filter.borough = try borough()
         return filter
     }
 
-    /// The filters of one location's photos (`/locations/{locationID}`): `from` and `to`.
-    func photoFilter() throws -> PhotoFilter {
+    /// The filters of one location's photos (`/locations/{locationID}`): `from`, `to` and `topic`.
+    func photoFilter(topics: TopicIndex) throws -> PhotoFilter {
         let from = try year("from")
         let to = try year("to")
         if let from, let to, from > to {
             throw Self.invalid("from", "must not be greater than 'to' (\(from) > \(to))")
         }
-        return PhotoFilter(fromYear: from, toYear: to)
+        return PhotoFilter(fromYear: from, toYear: to, topic: try topic(topics))
+    }
+
+    /// "What am I facing" (`/nearby`): `heading` (0 ≤ heading < 360) and `fov` (0 < fov ≤ 360,
+    /// default 60, only with `heading`); nil without `heading`.
+    func cone() throws -> ViewCone? {
+        let fieldOfView = try optionalNumber("fov")
+        guard let heading = try optionalNumber("heading") else {
+            if fieldOfView != nil { throw Self.invalid("fov", "needs 'heading'") }
+            return nil
+        }
+        guard heading >= 0, heading < 360 else { throw Self.invalid("heading", "must be at least 0 and less than 360 (degrees)") }
+        if let fieldOfView, !(fieldOfView > 0 && fieldOfView <= 360) {
+            throw Self.invalid("fov", "must be greater than 0 and at most 360 (degrees)")
+        }
+        return ViewCone(heading: heading, fieldOfView: fieldOfView ?? ViewCone.defaultFieldOfView)
+    }
+
+    /// `topic`: one of the archive's subject topics, in any letter case; nil when absent.
+    private func topic(_ topics: TopicIndex) throws -> Int? {
+        guard let name = value("topic") else { return nil }
+        guard !name.isEmpty else { throw Self.invalid("topic", "must not be empty") }
+        guard let number = topics.number(named: name) else {
+            throw Self.invalid("topic", "must be one of the subject topics of GET /topics, not \(Self.quote(name))")
+        }
+        return number
     }
 
     private func borough() throws -> Borough? {

@@ -18,6 +18,9 @@ public struct CatalogRoutes: Sendable {
         self.json = CatalogJSON(catalog: catalog)
     }
 
+    /// The catalog's subject topics, for the routes that filter by one.
+    public var topics: TopicIndex { catalog.topicIndex }
+
     /// PlacedPhotos by photo ID, for favorites, recents and walks; made from the encoded
     /// summaries and places the routes share.
     public var placedPhotos: any PlacedPhotoProvider { json }
@@ -30,9 +33,13 @@ public struct CatalogRoutes: Sendable {
         router.add(.get, "/boroughs", caching: .catalog, .immediate { _ in boroughs() })
     }
 
-    static let nearbyParameters: CatalogParameterNames = ["lat", "lon", "limit", "radius", "from", "to", "borough", "photos"]
-    static let regionParameters: CatalogParameterNames = ["south", "west", "north", "east", "limit", "from", "to", "borough"]
-    static let locationParameters: CatalogParameterNames = ["limit", "cursor", "from", "to"]
+    static let nearbyParameters: CatalogParameterNames = [
+        "lat", "lon", "limit", "radius", "from", "to", "borough", "photos", "topic", "heading", "fov",
+    ]
+    static let regionParameters: CatalogParameterNames = [
+        "south", "west", "north", "east", "limit", "from", "to", "borough", "topic",
+    ]
+    static let locationParameters: CatalogParameterNames = ["limit", "cursor", "from", "to", "topic"]
 
     func nearby(_ request: HTTPRequest) throws -> HTTPResponse {
         let parameters = try CatalogParameters(request, known: Self.nearbyParameters)
@@ -43,10 +50,12 @@ public struct CatalogRoutes: Sendable {
         if let radius, !(radius > 0 && radius <= 50_000) {
             throw CatalogParameters.invalid("radius", "must be greater than 0 and at most 50000 (metres)")
         }
-        let filter = try parameters.filter()
+        let filter = try parameters.filter(topics: catalog.topicIndex)
         let photos = try parameters.integer("photos", default: 5, in: 0...50)
+        let cone = try parameters.cone()
 
-        let query = NearbyQuery(latitude: latitude, longitude: longitude, limit: limit, radius: radius, filter: filter)
+        let query = NearbyQuery(
+            latitude: latitude, longitude: longitude, limit: limit, radius: radius, filter: filter, cone: cone)
         let body = json.nearbyBody(query, photosPerLocation: photos, matches: catalog.nearby(query))
         let etag = CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "n") { tag in
             tag.add(latitude)
@@ -55,6 +64,8 @@ public struct CatalogRoutes: Sendable {
             tag.add(radius)
             tag.add(filter)
             tag.add(photos)
+            tag.add(cone?.heading)
+            tag.add(cone?.fieldOfView)
         }
         return .json(body, etag: etag)
     }
@@ -63,10 +74,10 @@ public struct CatalogRoutes: Sendable {
         let parameters = try CatalogParameters(request, known: Self.regionParameters)
         let (south, west, north, east) = try parameters.box()
         let limit = try parameters.integer("limit", default: 400, in: 1...5000)
-        let filter = try parameters.filter()
+        let filter = try parameters.filter(topics: catalog.topicIndex)
 
         let query = RegionQuery(south: south, west: west, north: north, east: east, limit: limit, filter: filter)
-        let body = json.regionBody(catalog.region(query), everyPhoto: !filter.filtersYears)
+        let body = json.regionBody(catalog.region(query), everyPhoto: !filter.filtersPhotos)
         let etag = CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "r") { tag in
             tag.add(south)
             tag.add(west)
@@ -95,11 +106,12 @@ public struct CatalogRoutes: Sendable {
         }
         let parameters = try CatalogParameters(request, known: Self.locationParameters)
         let limit = try parameters.integer("limit", default: 50, in: 1...100)
-        let filter = try parameters.photoFilter()
+        let filter = try parameters.photoFilter(topics: catalog.topicIndex)
         var digest = StableDigest()
         digest.mix(location)
         digest.mix(filter.fromYear)
         digest.mix(filter.toYear)
+        digest.mix(filter.topic)
         let listDigest = digest.value
         var offset = 0
         if let cursor = parameters.string("cursor") {

@@ -14,32 +14,34 @@ public struct SearchRoutes: Sendable {
     private let search: PhotoSearch
     private let json: CatalogJSON
     private let dataVersion: String
+    private let topics: TopicIndex
 
     public init(search: PhotoSearch, catalogRoutes: CatalogRoutes, dataVersion: String) {
         self.search = search
         self.json = catalogRoutes.json
         self.dataVersion = dataVersion
+        self.topics = catalogRoutes.topics
     }
 
     public func register(in router: inout Router) {
         router.add(.get, "/search", caching: .catalog, .immediateUnlessBlocking({ try searchOnEventLoop($0) }, blocking: { try search($0) }))
     }
 
-    static let parameters: CatalogParameterNames = ["q", "from", "to", "borough", "lat", "lon", "limit", "cursor"]
+    static let parameters: CatalogParameterNames = ["q", "from", "to", "borough", "topic", "lat", "lon", "limit", "cursor"]
 
     /// The response, or nil when the query costs too much for an event loop.
     func searchOnEventLoop(_ request: HTTPRequest) throws -> HTTPResponse? {
-        let query = try Self.query(request)
+        let query = try query(request)
         return search.searchOnEventLoop(query).map { respond(query, page: $0) }
     }
 
     func search(_ request: HTTPRequest) throws -> HTTPResponse {
-        let query = try Self.query(request)
+        let query = try query(request)
         return respond(query, page: search.search(query))
     }
 
     /// The query of a request, its cursor checked against its list.
-    private static func query(_ request: HTTPRequest) throws -> SearchQuery {
+    private func query(_ request: HTTPRequest) throws -> SearchQuery {
         let parameters = try CatalogParameters(request, known: Self.parameters)
         guard let q = parameters.value("q") else { throw CatalogParameters.invalid("q", "is required") }
         let terms: SearchTerms
@@ -48,7 +50,7 @@ public struct SearchRoutes: Sendable {
         } catch {
             throw error.httpError
         }
-        let filter = try parameters.filter()
+        let filter = try parameters.filter(topics: topics)
         var origin: (latitude: Double, longitude: Double)?
         if parameters.value("lat") != nil || parameters.value("lon") != nil {
             origin = (try parameters.number("lat", in: -90...90), try parameters.number("lon", in: -180...180))

@@ -32,7 +32,9 @@ struct TourRoutes: Sendable {
         router.add(.get, "/tours/favorites", caching: .noStore, .accountsBlocking { try favoritesTour($0) })
     }
 
-    static let tourParameters: CatalogParameterNames = ["lat", "lon", "minutes", "stops", "minPhotos", "from", "to", "borough"]
+    static let tourParameters: CatalogParameterNames = [
+        "lat", "lon", "minutes", "stops", "minPhotos", "from", "to", "borough", "topic",
+    ]
     static let favoritesTourParameters: CatalogParameterNames = ["lat", "lon"]
 
     /// The best tour the planner finds; its ETag depends only on the normalized query,
@@ -44,7 +46,7 @@ struct TourRoutes: Sendable {
         let minutes = try parameters.integer("minutes", default: 60, in: 10...240)
         let stops = try parameters.integer("stops", default: 8, in: 2...20)
         let minPhotos = try parameters.integer("minPhotos", default: 5, in: 1...100)
-        let filter = try parameters.filter()
+        let filter = try parameters.filter(topics: catalog.topicIndex)
 
         let query = TourQuery(
             latitude: latitude, longitude: longitude, budget: TourBudget(minutes: minutes, maxStops: stops),

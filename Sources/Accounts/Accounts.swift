@@ -16,6 +16,8 @@ public final class Accounts: Sendable {
     /// The store of users and of what hangs off them (favorites here; walks in
     /// their own module), for the modules that keep rows in it.
     public let database: any UserDataStore
+    /// What people saved lately, for `GET /photos/popular`.
+    public let popularPhotos: PopularPhotos
     private let policy: CredentialPolicy
     private let throttle: any LoginThrottling
     private let clock: @Sendable () -> Date
@@ -59,6 +61,7 @@ public final class Accounts: Sendable {
         hasher = try PasswordHasher(cost: passwordCost, concurrentHashes: concurrentHashes, queuedHashes: queuedHashes)
         throttle = store.makeLoginThrottle()
         self.clock = clock
+        popularPhotos = PopularPhotos(store: store, clock: clock)
         dummyHash = PasswordHash(
             cost: passwordCost, salt: SecretBytes.random(count: PasswordHasher.saltByteCount),
             hash: SecretBytes.random(count: PasswordHasher.hashByteCount))

@@ -92,7 +92,11 @@ enum AccountsPostgresSchema {
             );
             CREATE INDEX login_failures_by_pair ON login_failures(username_digest, client_address, failed_at);
             CREATE INDEX login_failures_by_time ON login_failures(failed_at);
+            """,
+            // What people saved lately (`GET /photos/popular`) is read by save time, not by user.
             """
+            CREATE INDEX favorites_by_saved_at ON favorites(saved_at, photo_id);
+            """,
         ],
         lockKey: migrationLockKey)
 

@@ -94,5 +94,10 @@ enum AccountsSchema {
             PRIMARY KEY (walk, photo_id)
         ) STRICT, WITHOUT ROWID;
         """,
+        // Migration 4: what people saved lately (`GET /photos/popular`) is read by save
+        // time, not by user.
+        """
+        CREATE INDEX favorites_by_saved_at ON favorites(saved_at, photo_id);
+        """,
     ])
 }

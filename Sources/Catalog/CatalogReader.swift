@@ -18,10 +18,10 @@ enum CatalogReader {
         }
     }
 
-    /// Loads every location, photo and year into memory, streaming the rows straight
+    /// Loads every location, photo, year and topic into memory, streaming the rows straight
     /// into their final arrays: locations come out of SQLite already ordered by
     /// `locationID` (the UNIQUE index; BINARY collation is UTF-8 byte order), and each
-    /// photo's years are merged in from a second cursor over the same photo order.
+    /// photo's years and topics are merged in from cursors over the same photo order.
     static func load(path: String) throws -> PhotoCatalog {
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         func fail(_ reason: String) -> CatalogError { .malformedDatabase(path: path, reason: reason) }
@@ -70,6 +70,10 @@ enum CatalogReader {
         var currentPosition = -1
         let yearRows = try connection.prepare("SELECT photo, year FROM photo_years ORDER BY photo, position")
         var hasYear = try yearRows.step()
+        var topicSpellings: [[String]] = []
+        topicSpellings.reserveCapacity(photoCount)
+        let topicRows = try connection.prepare("SELECT photo, topic FROM photo_topics ORDER BY photo, position")
+        var hasTopic = try topicRows.step()
         let photoRows = try connection.prepare(
             """
             SELECT position, photo_id, location, title, date, folder, text, width, height,
@@ -93,6 +97,13 @@ enum CatalogReader {
                 hasYear = try yearRows.step()
             }
             guard !hasYear || yearRows.int(0) > index else { throw fail("years of a photo that does not exist") }
+            var topics: [String] = []
+            while hasTopic, topicRows.int(0) == index {
+                topics.append(topicRows.text(1))
+                hasTopic = try topicRows.step()
+            }
+            guard !hasTopic || topicRows.int(0) > index else { throw fail("topics of a photo that does not exist") }
+            topicSpellings.append(topics)
             photos.append(
                 CatalogPhoto(
                     photoID: photoRows.text(1), title: photoRows.optionalText(3), date: photoRows.optionalText(4),
@@ -102,6 +113,7 @@ enum CatalogReader {
                     locationIndex: rankOfPosition[position]))
         }
         guard !hasYear else { throw fail("years of a photo that does not exist") }
+        guard !hasTopic else { throw fail("topics of a photo that does not exist") }
         guard currentPosition == locationCount - 1 else { throw fail("location \(currentPosition + 1) has no photos") }
 
         let locations = rows.map { row in
@@ -110,7 +122,7 @@ enum CatalogReader {
                 intersection: row.intersection, photos: photoRanges[row.position])
         }
         return PhotoCatalog(
-            locations: locations, photos: photos,
+            locations: locations, photos: photos, topicSpellings: topicSpellings,
             dataVersion: SourceFiles.dataVersion(locationsDigest: locationsDigest, boroughsDigest: boroughsDigest))
     }
 }

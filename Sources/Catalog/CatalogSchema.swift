@@ -5,8 +5,9 @@ import SQLite
 enum CatalogSchema {
     /// Bump whenever the tables or the meaning of a stored value change.
     /// Version 2 added the full-text index `photo_search`; version 3 the postings
-    /// derived from it (`photo_search_words`, `photo_search_lengths`).
-    static let formatVersion = 3
+    /// derived from it (`photo_search_words`, `photo_search_lengths`); version 4 the
+    /// photos' subject topics (`photo_topics`).
+    static let formatVersion = 4
 
     static let metaFormatVersion = "format_version"
     static let metaLocationsDigest = "locations_sha256"
@@ -46,6 +47,12 @@ enum CatalogSchema {
             photo INTEGER NOT NULL REFERENCES photos(position),
             position INTEGER NOT NULL,
             year TEXT NOT NULL,
+            PRIMARY KEY (photo, position)
+        ) WITHOUT ROWID;
+        CREATE TABLE photo_topics (
+            photo INTEGER NOT NULL REFERENCES photos(position),
+            position INTEGER NOT NULL,
+            topic TEXT NOT NULL,
             PRIMARY KEY (photo, position)
         ) WITHOUT ROWID;
         """ + SearchIndex.statements

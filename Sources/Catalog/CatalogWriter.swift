@@ -7,6 +7,7 @@ final class CatalogWriter {
     private let insertLocation: Statement
     private let insertPhoto: Statement
     private let insertYear: Statement
+    private let insertTopic: Statement
     private let insertSearchRow: Statement
     /// How many photos were written so far.
     private(set) var photoCount = 0
@@ -21,6 +22,7 @@ final class CatalogWriter {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         insertYear = try connection.prepare("INSERT INTO photo_years (photo, position, year) VALUES (?, ?, ?)")
+        insertTopic = try connection.prepare("INSERT INTO photo_topics (photo, position, topic) VALUES (?, ?, ?)")
         insertSearchRow = try connection.prepare(
             "INSERT INTO photo_search (rowid, intersection, title, folder, text) VALUES (?, ?, ?, ?, ?)")
     }
@@ -36,7 +38,7 @@ final class CatalogWriter {
             SQLiteValue(intersection),
         ])
         try insertLocation.step()
-        for photo in record.photos {
+        for (photo, topics) in zip(record.photos, record.topics) {
             try insertPhoto.bind([
                 SQLiteValue(photoCount), .text(photo.photoID), SQLiteValue(position), SQLiteValue(photo.title),
                 SQLiteValue(photo.date), SQLiteValue(photo.folder), SQLiteValue(photo.text), SQLiteValue(photo.width),
@@ -47,6 +49,10 @@ final class CatalogWriter {
             for (index, year) in photo.years.enumerated() {
                 try insertYear.bind([SQLiteValue(photoCount), SQLiteValue(index), .text(year)])
                 try insertYear.step()
+            }
+            for (index, topic) in topics.enumerated() {
+                try insertTopic.bind([SQLiteValue(photoCount), SQLiteValue(index), .text(topic)])
+                try insertTopic.step()
             }
             try insertSearchRow.bind([
                 SQLiteValue(photoCount), .text(SearchWords.indexedText(photo.intersection) + " " + locationKeys),

@@ -28,6 +28,20 @@ public enum GreatCircle {
         return 2 * earthRadius * asin(min(1, a.squareRoot()))
     }
 
+    /// The initial bearing of the great circle from point 1 to point 2, in degrees
+    /// clockwise from true north, 0 ≤ bearing < 360: atan2(sin Δλ·cos φ2,
+    /// cos φ1·sin φ2 − sin φ1·cos φ2·cos Δλ). A point onto itself has bearing 0.
+    public static func initialBearing(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
+        let phi1 = latitude1 * .pi / 180
+        let phi2 = latitude2 * .pi / 180
+        let deltaLambda = (longitude2 - longitude1) * .pi / 180
+        let y = sin(deltaLambda) * cos(phi2)
+        let x = cos(phi1) * sin(phi2) - sin(phi1) * cos(phi2) * cos(deltaLambda)
+        let degrees = atan2(y, x) * 180 / .pi
+        let bearing = degrees < 0 ? degrees + 360 : degrees
+        return bearing < 360 ? bearing : 0
+    }
+
     /// The cosine of a latitude given in degrees, as `distance` uses it.
     public static func cosLatitude(_ latitude: Double) -> Double {
         cos(latitude * .pi / 180)

@@ -7,6 +7,8 @@ struct LocationRecord {
     let longitude: Double
     let borough: Borough?
     let photos: [CatalogPhoto]
+    /// Each photo's subject topics, as spelled, without exact repeats, in source order.
+    let topics: [[String]]
 
     /// - Parameters:
     ///   - position: the location's 0-based line in the source file.
@@ -22,6 +24,10 @@ struct LocationRecord {
         latitude = source.latitude
         longitude = source.longitude
         borough = boroughs.borough(latitude: latitude, longitude: longitude)
+        topics = source.photos.map { photo in
+            var seen = Set<String>()
+            return (photo.nyplFields?.subjects?.topic ?? []).filter { !$0.isEmpty && seen.insert($0).inserted }
+        }
         photos = try source.photos.map { photo in
             guard !photo.id.isEmpty else { throw reject("a photo has an empty id") }
             var seen = Set<String>()

@@ -7,12 +7,18 @@ public struct NearbyQuery: Sendable, Hashable {
     /// Only locations at most this many metres away, when set.
     public var radius: Double?
     public var filter: PhotoFilter
+    /// Only locations in this cone, when set.
+    public var cone: ViewCone?
 
-    public init(latitude: Double, longitude: Double, limit: Int, radius: Double? = nil, filter: PhotoFilter = PhotoFilter()) {
+    public init(
+        latitude: Double, longitude: Double, limit: Int, radius: Double? = nil, filter: PhotoFilter = PhotoFilter(),
+        cone: ViewCone? = nil
+    ) {
         self.latitude = latitude
         self.longitude = longitude
         self.limit = limit
         self.radius = radius
         self.filter = filter
+        self.cone = cone
     }
 }

@@ -86,7 +86,7 @@ public enum SearchWords {
             return
         }
         for part in String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars where kind(part) != .mark {
-            appendCaseFolded(part, to: &key)
+            CaseFolding.append(part, to: &key)
         }
     }
 
@@ -109,21 +109,5 @@ public enum SearchWords {
         default:
             return .separator
         }
-    }
-
-    /// Unicode full case folding of one scalar. The standard library exposes no folding
-    /// table, so a scalar that changes when case-folded is mapped to its uppercase and
-    /// back to lowercase (`ß` → `SS` → `ss`, `ς` → `Σ` → `σ`, `ﬁ` → `fi`), repeated until
-    /// stable (`ẞ` → `ß` → `ss`); scalars that folding leaves alone (`ı`, `ø`) stay.
-    private static func appendCaseFolded(_ scalar: Unicode.Scalar, to key: inout String.UnicodeScalarView) {
-        guard scalar.properties.changesWhenCaseFolded else {
-            key.append(scalar)
-            return
-        }
-        var folded = String(scalar).uppercased().lowercased()
-        for _ in 0..<2 where folded.unicodeScalars.contains(where: { $0.properties.changesWhenCaseFolded }) {
-            folded = folded.uppercased().lowercased()
-        }
-        key.append(contentsOf: folded.unicodeScalars)
     }
 }

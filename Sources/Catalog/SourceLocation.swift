@@ -1,5 +1,6 @@
 /// One line of `oldnyc-locations.jsonl.gz` as published by OldNYC: a point and its photos.
-/// Fields the catalog does not serve (`nypl_fields`, `dates_from_text`, `rotation`) are skipped.
+/// Fields the catalog does not serve (`dates_from_text`, `rotation`, and of `nypl_fields`
+/// all but the subject topics) are skipped.
 struct SourceLocation: Decodable {
     struct Photo: Decodable {
         let id: String
@@ -14,9 +15,11 @@ struct SourceLocation: Decodable {
         let thumbURL: String
         let nyplURL: String
         let geocode: Geocode?
+        let nyplFields: NYPLFields?
 
         enum CodingKeys: String, CodingKey {
             case id, title, date, years, text, width, height, geocode
+            case nyplFields = "nypl_fields"
             case originalTitle = "original_title"
             case imageURL = "image_url"
             case thumbURL = "thumb_url"
@@ -36,6 +39,16 @@ struct SourceLocation: Decodable {
 
         let location: Location?
         let source: String?
+    }
+
+    /// The archive's catalogue fields of a photo; only its subject topics are read.
+    struct NYPLFields: Decodable {
+        struct Subjects: Decodable {
+            /// Subject topics ("Elevated railroads"), as the archive spells them.
+            let topic: [String]?
+        }
+
+        let subjects: Subjects?
     }
 
     let latitude: Double

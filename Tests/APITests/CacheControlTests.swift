@@ -15,8 +15,10 @@ import TestSupport
         "GET /nearby": ("/nearby?lat=40.7306&lon=-73.9866", nil),
         "GET /region": ("/region?south=40.70&west=-74.02&north=40.75&east=-73.97", nil),
         "GET /photos/{photoID}": ("/photos/705740f-a", nil),
+        "GET /photos/popular": ("/photos/popular", nil),
         "GET /locations/{locationID}": ("/locations/40.729510,-73.953958", nil),
         "GET /boroughs": ("/boroughs", nil),
+        "GET /topics": ("/topics", nil),
         "GET /search": ("/search?q=broadway", nil),
         "GET /clusters": ("/clusters?south=40.70&west=-74.02&north=40.75&east=-73.97&zoom=12", nil),
         "GET /tours": ("/tours?lat=40.7306&lon=-73.9866", nil),
@@ -46,11 +48,11 @@ import TestSupport
     ]
 
     /// Routes whose answers hold no one's data and change from moment to moment: no rule.
-    static let unspecified: Set<String> = ["GET /healthz"]
+    static let unspecified: Set<String> = ["GET /healthz", "GET /photos/popular"]
     /// Public routes that hold no token: their GET answers may be kept by any cache.
     static let shared: Set<String> = [
         "GET /openapi.yaml", "GET /nearby", "GET /region", "GET /photos/{photoID}", "GET /locations/{locationID}",
-        "GET /boroughs", "GET /search", "GET /clusters", "GET /tours",
+        "GET /boroughs", "GET /topics", "GET /search", "GET /clusters", "GET /tours",
     ]
 
     static func key(_ entry: Router.Entry) -> String { "\(entry.method.rawValue) \(entry.pattern)" }

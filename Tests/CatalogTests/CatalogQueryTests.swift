@@ -5,8 +5,12 @@ import Testing
 import TestSupport
 
 @Suite struct CatalogQueryTests {
-    /// Filters to combine with every query: none, years only, borough only, both, open ranges.
+    /// Filters to combine with every query: none, years only, borough only, both, open
+    /// ranges, a common topic and a rare one (by the oracle's numbering of `Data/`).
     static let filters: [PhotoFilter] = [
+        PhotoFilter(topic: try! TopicOracle.load().number(named: "ELEVATED railroads")),
+        PhotoFilter(fromYear: 1900, toYear: 1930, topic: try! TopicOracle.load().number(named: "parks")),
+        PhotoFilter(topic: try! TopicOracle.load().topics.count - 1),
         PhotoFilter(),
         PhotoFilter(fromYear: 1900, toYear: 1920),
         PhotoFilter(fromYear: 1935, toYear: 1935),
@@ -58,7 +62,8 @@ import TestSupport
             catalog: catalog, oracle: try Oracle(path: source + "/oldnyc-locations.jsonl.gz", catalog: catalog))
         #expect(catalog.locations.count == locationCount)
         for point in [(40.758, -73.9855), (40.6, -74.1), (-33.9, 151.2)] {
-            for filter in Self.filters {
+            // Topic numbers are those of the whole catalog's topics, not of this one's.
+            for filter in Self.filters where filter.topic == nil {
                 for limit in [1, 3, 100] {
                     try Self.check(NearbyQuery(latitude: point.0, longitude: point.1, limit: limit, filter: filter), fixture)
                     try Self.check(

@@ -1,3 +1,4 @@
+import TestSupport
 import Catalog
 import Foundation
 import Gzip
@@ -91,8 +92,26 @@ struct Oracle: Sendable {
         return 2 * 6_371_008.8 * asin(min(1, sqrt(h)))
     }
 
-    /// The photos of a location that pass the year filter, in source order.
+    /// The initial great-circle bearing from point 1 to point 2 in degrees, 0 ≤ b < 360,
+    /// by the formula the API document gives.
+    static func bearing(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let radians = Double.pi / 180
+        let deltaLambda = (lon2 - lon1) * radians
+        let degrees = atan2(
+            sin(deltaLambda) * cos(lat2 * radians),
+            cos(lat1 * radians) * sin(lat2 * radians) - sin(lat1 * radians) * cos(lat2 * radians) * cos(deltaLambda)) / radians
+        let normalized = degrees < 0 ? degrees + 360 : degrees
+        return normalized >= 360 ? 0 : normalized
+    }
+
+    /// The photos of a location that pass the year and topic filters, in source order.
     static func matching(_ location: Location, _ filter: PhotoFilter) -> [Photo] {
+        let topics = filter.topic.map { _ in try! TopicOracle.load() }
+        if let topics, let topic = filter.topic {
+            return matching(location, PhotoFilter(fromYear: filter.fromYear, toYear: filter.toYear)).filter {
+                topics.photo($0.id, has: topic)
+            }
+        }
         guard filter.fromYear != nil || filter.toYear != nil else { return location.photos }
         return location.photos.filter { photo in
             photo.years.contains { year in
@@ -114,6 +133,10 @@ struct Oracle: Sendable {
             guard count > 0 else { return nil }
             let distance = Self.distance(query.latitude, query.longitude, location.latitude, location.longitude)
             if let radius = query.radius, distance > radius { return nil }
+            if let cone = query.cone, distance > 15 {
+                let difference = abs(Self.bearing(query.latitude, query.longitude, location.latitude, location.longitude) - cone.heading)
+                guard min(difference, 360 - difference) <= cone.fieldOfView / 2 else { return nil }
+            }
             return (Found(id: location.id, photoCount: count), distance)
         }
         let sorted = candidates.sorted { $0.distance != $1.distance ? $0.distance < $1.distance : $0.found.id < $1.found.id }

@@ -66,10 +66,15 @@ def five_borough_box(connection):
             max(b["north"] for b in boxes), max(b["east"] for b in boxes))
 
 
-def point_paths(rng, size, box):
+def point_paths(rng, size, box, extra=lambda rng: ""):
     south, west, north, east = box
-    return ["/nearby?lat=%.6f&lon=%.6f&limit=10&photos=5"
-            % (rng.uniform(south, north), rng.uniform(west, east)) for _ in range(size)]
+    return ["/nearby?lat=%.6f&lon=%.6f&limit=10&photos=5%s"
+            % (rng.uniform(south, north), rng.uniform(west, east), extra(rng)) for _ in range(size)]
+
+
+def heading(rng):
+    """A phone's compass: any heading, the default 60-degree field of view."""
+    return "&heading=%.1f" % rng.uniform(0, 359.9)
 
 
 def box_paths(rng, size, box):
@@ -136,11 +141,20 @@ def scenarios(rng_for, size, city, ids, word_lists, tour_points, pages, lookups)
     return {
         "nearby-city": ("GET /nearby, five boroughs", lambda: point_paths(rng_for("nearby-city"), size, city), True),
         "nearby-core": ("GET /nearby, built-up core", lambda: point_paths(rng_for("nearby-core"), size, CORE), True),
+        "nearby-heading": ("GET /nearby core, heading (fov 60)",
+                           lambda: point_paths(rng_for("nearby-heading"), size, CORE, heading), True),
+        "nearby-topic": ("GET /nearby core, a common topic",
+                         lambda: point_paths(rng_for("nearby-topic"), size, CORE, lambda rng: "&topic=Apartment%20houses"),
+                         True),
         "region-city": ("GET /region 1 km, five boroughs", lambda: box_paths(rng_for("region-city"), size, city), True),
         "region-core": ("GET /region 1 km, core", lambda: box_paths(rng_for("region-core"), size, CORE), True),
         "photos": ("GET /photos/{id}", lambda: ["/photos/" + rng_for("photos").choice(ids) for _ in range(size)], True),
         "locations": ("GET /locations/{id}, > 50 photos", pages, True),
         "healthz": ("GET /healthz", lambda: ["/healthz"], True),
+        "topics": ("GET /topics", lambda: ["/topics"], True),
+        # Windows of 1 to 365 days, each read again from the store once a second.
+        "popular": ("GET /photos/popular", lambda: ["/photos/popular?days=%d" % rng_for("popular").choice((1, 7, 30, 365))
+                                                    for _ in range(size)], False),
         "clusters-z10": ("GET /clusters city, zoom 10", lambda: [clusters % 10], True),
         "clusters-z11": ("GET /clusters city, zoom 11", lambda: [clusters % 11], True),
         "clusters-z13": ("GET /clusters city, zoom 13", lambda: [clusters % 13], True),
@@ -163,8 +177,8 @@ def main():
     parser.add_argument("--size", type=int, default=1000, help="requests per pool")
     parser.add_argument("--seed", default="1")
     parser.add_argument("scenarios", nargs="+",
-                        help="scenario names, or groups: nearby region photos locations healthz clusters search tours "
-                        "favorites favorites-ids")
+                        help="scenario names, or groups: nearby region photos locations healthz topics popular "
+                        "clusters search tours favorites favorites-ids")
     arguments = parser.parse_args()
 
     connection = http.client.HTTPConnection("127.0.0.1", arguments.port, timeout=10)

@@ -25,7 +25,7 @@ public final class ClusterIndex: Sendable {
     /// descending, then their representative's `locationID`.
     public func clusters(_ query: ClusterQuery) -> ClusterResult {
         let grid = grids[query.zoom]
-        let filtered = query.filter.filtersYears || query.filter.borough != nil
+        let filtered = query.filter.filtersPhotos || query.filter.borough != nil
         // Whole cells found, as bits at their ranks in the grid's order.
         var wholeRanks = [UInt64](repeating: 0, count: (grid.cells.count + 63) / 64)
         var wholeCount = 0

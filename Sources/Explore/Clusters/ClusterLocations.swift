@@ -42,7 +42,7 @@ struct ClusterLocations: Sendable {
             if let query {
                 guard query.contains(latitude: latitude, longitude: longitude) else { continue }
                 if let borough = query.filter.borough, boroughs[location] != borough { continue }
-                if query.filter.filtersYears {
+                if query.filter.filtersPhotos {
                     count = catalog.photoCount(location: location, filter: query.filter)
                     guard count > 0 else { continue }
                 }
@@ -68,11 +68,11 @@ struct ClusterLocations: Sendable {
             representative: representative, thumbnailPhoto: firstPhoto(of: representative, matching: query?.filter))
     }
 
-    /// The first photo of a location, in source order, that the filter's years keep.
+    /// The first photo of a location, in source order, that the filter (years, topic) keeps.
     /// - Precondition: one does.
     private func firstPhoto(of location: Int, matching filter: PhotoFilter?) -> Int {
         let photos = catalog.photoRange(location: location)
-        guard let filter, filter.filtersYears else { return photos.lowerBound }
+        guard let filter, filter.filtersPhotos else { return photos.lowerBound }
         return photos.first { catalog.photo($0, matches: filter) }!
     }
 }

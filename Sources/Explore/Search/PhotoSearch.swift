@@ -75,7 +75,7 @@ public final class PhotoSearch: Sendable {
         }
         guard postingsToRank <= Self.eventLoopPostings else { return nil }
         let ranked = zip(query.terms.phrases, phrases).map { phrase, cached in cached ?? matches(phrase) }
-        let walks = query.filter.borough != nil || query.filter.filtersYears || query.origin != nil
+        let walks = query.filter.borough != nil || query.filter.filtersPhotos || query.origin != nil
         if walks, let shortest = ranked.map(\.count).min(), shortest > Self.eventLoopWalk { return nil }
         return search(query, phrases: ranked)
     }
@@ -85,7 +85,7 @@ public final class PhotoSearch: Sendable {
         let origin = query.origin
         // An offset past every photo (a forged cursor) keeps everything and shows nothing.
         var best = BestResults(capacity: min(query.offset, catalog.photos.count) + query.limit)
-        if filter.borough == nil, !filter.filtersYears, origin == nil {
+        if filter.borough == nil, !filter.filtersPhotos, origin == nil {
             if phrases.count == 1 { return page(of: phrases[0], query: query) }
             return page(of: bestCommon(of: phrases, keeping: best), total: commonCount(phrases), query: query)
         }
@@ -93,7 +93,7 @@ public final class PhotoSearch: Sendable {
         forEachCommonPhoto(phrases) { photo, rank in
             let location = Int(photoLocations[Int(photo)])
             if let borough = filter.borough, locationBoroughs[location] != borough { return }
-            if filter.filtersYears, !catalog.photo(Int(photo), matches: filter) { return }
+            if filter.filtersPhotos, !catalog.photo(Int(photo), matches: filter) { return }
             total += 1
             var order = rank
             if let origin {

@@ -32,6 +32,7 @@ public struct SearchQuery: Sendable {
         for key in terms.keys { digest.mix(key.utf8) }
         digest.mix(filter.fromYear)
         digest.mix(filter.toYear)
+        digest.mix(filter.topic)
         digest.mix((filter.borough?.rawValue ?? "").utf8)
         if let origin {
             digest.mix(origin.latitude.bitPattern)

@@ -7,7 +7,8 @@ import TestSupport
     static func query(_ query: ClusterOracle.Query) -> ClusterQuery {
         ClusterQuery(
             south: query.south, west: query.west, north: query.north, east: query.east, zoom: query.zoom,
-            limit: query.limit, filter: PhotoFilter(fromYear: query.fromYear, toYear: query.toYear, borough: query.borough))
+            limit: query.limit,
+            filter: PhotoFilter(fromYear: query.fromYear, toYear: query.toYear, topic: query.topic, borough: query.borough))
     }
 
     /// A cluster as the API shows it.

@@ -56,9 +56,14 @@ extension ClusterOracle.Query {
         if Int.random(in: 0..<3, using: &generator) == 0 {
             borough = Borough.allCases.randomElement(using: &generator)
         }
+        var topic: Int?
+        if Int.random(in: 0..<4, using: &generator) == 0 {
+            let count = (try! TopicOracle.load()).topics.count
+            topic = Bool.random(using: &generator) ? Int.random(in: 0..<10, using: &generator) : Int.random(in: 0..<count, using: &generator)
+        }
         return Self(
             south: box.south, west: max(box.west, -180), north: box.north, east: min(box.east, 180),
             zoom: Int.random(in: 0...22, using: &generator), limit: limit, fromYear: fromYear, toYear: toYear,
-            borough: borough)
+            borough: borough, topic: topic)
     }
 }

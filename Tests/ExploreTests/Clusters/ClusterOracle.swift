@@ -1,3 +1,4 @@
+import TestSupport
 import Catalog
 import Foundation
 
@@ -39,10 +40,13 @@ struct ClusterOracle: Sendable {
         var fromYear: Int?
         var toYear: Int?
         var borough: Borough?
+        /// A topic's number in `TopicOracle`'s numbering (the API's).
+        var topic: Int?
 
         var description: String {
             "south=\(south) west=\(west) north=\(north) east=\(east) zoom=\(zoom) limit=\(limit) "
-                + "from=\(fromYear.map(String.init) ?? "-") to=\(toYear.map(String.init) ?? "-") borough=\(borough?.rawValue ?? "-")"
+                + "from=\(fromYear.map(String.init) ?? "-") to=\(toYear.map(String.init) ?? "-") borough=\(borough?.rawValue ?? "-") "
+                + "topic=\(topic.map(String.init) ?? "-")"
         }
     }
 
@@ -51,8 +55,8 @@ struct ClusterOracle: Sendable {
         let latitude: Double
         let longitude: Double
         let borough: Borough?
-        /// Its photos in source order: thumbnail, and years read as numbers.
-        let photos: [(thumbnailURL: String, years: [Int])]
+        /// Its photos in source order: ID, thumbnail, and years read as numbers.
+        let photos: [(id: String, thumbnailURL: String, years: [Int])]
     }
 
     private let points: [Point]
@@ -62,7 +66,9 @@ struct ClusterOracle: Sendable {
             Point(
                 id: location.locationID, latitude: location.latitude, longitude: location.longitude,
                 borough: location.borough,
-                photos: location.photos.map { (catalog.photos[$0].thumbnailURL, catalog.photos[$0].years.compactMap { Int($0) }) })
+                photos: location.photos.map {
+                    (catalog.photos[$0].photoID, catalog.photos[$0].thumbnailURL, catalog.photos[$0].years.compactMap { Int($0) })
+                })
         }
     }
 
@@ -82,9 +88,11 @@ struct ClusterOracle: Sendable {
             if let borough = query.borough, point.borough != borough { continue }
             var matching = point.photos.count
             var firstMatching = point.photos[0].thumbnailURL
-            if query.fromYear != nil || query.toYear != nil {
+            if query.fromYear != nil || query.toYear != nil || query.topic != nil {
                 let kept = point.photos.filter { photo in
-                    photo.years.contains { $0 >= (query.fromYear ?? .min) && $0 <= (query.toYear ?? .max) }
+                    if let topic = query.topic, !(try! TopicOracle.load()).photo(photo.id, has: topic) { return false }
+                    guard query.fromYear != nil || query.toYear != nil else { return true }
+                    return photo.years.contains { $0 >= (query.fromYear ?? .min) && $0 <= (query.toYear ?? .max) }
                 }
                 guard let first = kept.first else { continue }
                 matching = kept.count

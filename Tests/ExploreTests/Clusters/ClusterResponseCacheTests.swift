@@ -24,7 +24,8 @@ import TestSupport
         init(_ query: ClusterOracle.Query) {
             self.query = ClusterQuery(
                 south: query.south, west: query.west, north: query.north, east: query.east, zoom: query.zoom,
-                limit: query.limit, filter: PhotoFilter(fromYear: query.fromYear, toYear: query.toYear, borough: query.borough))
+                limit: query.limit,
+                filter: PhotoFilter(fromYear: query.fromYear, toYear: query.toYear, topic: query.topic, borough: query.borough))
             var parameters = [
                 ("south", "\(query.south)"), ("west", "\(query.west)"), ("north", "\(query.north)"),
                 ("east", "\(query.east)"), ("zoom", "\(query.zoom)"), ("limit", "\(query.limit)"),
@@ -32,6 +33,7 @@ import TestSupport
             if let from = query.fromYear { parameters.append(("from", "\(from)")) }
             if let to = query.toYear { parameters.append(("to", "\(to)")) }
             if let borough = query.borough { parameters.append(("borough", borough.rawValue)) }
+            if let topic = query.topic { parameters.append(("topic", (try! TopicOracle.load()).topics[topic].name.uppercased())) }
             self.parameters = parameters
         }
     }

@@ -91,6 +91,7 @@ import TestSupport
             if let from = query.fromYear { parameters.append(("from", "\(from)")) }
             if let to = query.toYear { parameters.append(("to", "\(to)")) }
             if let borough = query.borough { parameters.append(("borough", borough.rawValue.uppercased())) }
+            if let topic = query.topic { parameters.append(("topic", try TopicOracle.load().topics[topic].name.lowercased())) }
             let response = try Self.get(parameters)
             #expect(response.status == .ok && response.headers["Content-Type"] == HTTPResponse.jsonContentType)
             let body = try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])

@@ -1,3 +1,4 @@
+import TestSupport
 import Catalog
 import Foundation
 
@@ -71,6 +72,9 @@ struct SearchOracle: Sendable {
         return all.filter { photo in
             let location = catalog.locations[catalog.photos[photo].locationIndex]
             if let borough = filter.borough, location.borough != borough { return false }
+            if let topic = filter.topic, !(try! TopicOracle.load()).photo(catalog.photos[photo].photoID, has: topic) {
+                return false
+            }
             guard filter.filtersYears else { return true }
             let years = catalog.photos[photo].years.compactMap { Int($0) }
             return years.contains { $0 >= (filter.fromYear ?? .min) && $0 <= (filter.toYear ?? .max) }

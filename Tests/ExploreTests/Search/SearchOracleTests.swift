@@ -55,6 +55,15 @@ import TestSupport
                 items.append(("to", String(to)))
             }
         }
+        if Int.random(in: 0..<4, using: &generator) == 0 {
+            // A common topic or any, in a random letter case.
+            let topics = try! TopicOracle.load().topics
+            let number = Bool.random(using: &generator)
+                ? Int.random(in: 0..<20, using: &generator) : Int.random(in: 0..<topics.count, using: &generator)
+            filter.topic = number
+            let name = topics[number].name
+            items.append(("topic", Bool.random(using: &generator) ? name.uppercased() : name.lowercased()))
+        }
         return (filter, items)
     }
 

@@ -12,7 +12,7 @@ import Testing
         var description: String {
             "lat=\(query.latitude) lon=\(query.longitude) minutes=\(query.budget.minutes) stops=\(query.budget.maxStops) "
                 + "minPhotos=\(query.minPhotos) from=\(query.filter.fromYear as Any) to=\(query.filter.toYear as Any) "
-                + "borough=\(query.filter.borough?.rawValue ?? "-")"
+                + "borough=\(query.filter.borough?.rawValue ?? "-") topic=\(query.filter.topic.map(String.init) ?? "-")"
         }
     }
 
@@ -28,6 +28,8 @@ import Testing
                 filter.toYear = filter.fromYear! + Int.random(in: 0...40, using: &random)
             }
             if index % 4 == 3 { filter.borough = Borough.allCases.randomElement(using: &random) }
+            // Common topics (the first ten), so that some locations keep enough photos.
+            if index % 5 == 2 { filter.topic = Int.random(in: 0..<10, using: &random) }
             return Case(
                 query: TourQuery(
                     latitude: 40.57 + Double.random(in: 0..<0.30, using: &random),
@@ -50,6 +52,7 @@ import Testing
             let point = TourOracle.Point(latitude: location.latitude, longitude: location.longitude)
             guard TourOracle.meters(start, point) <= reach else { continue }
             let photos = catalog.photos[location.photos].count { photo in
+                if let topic = query.filter.topic, !(try! TopicOracle.load()).photo(photo.photoID, has: topic) { return false }
                 guard query.filter.fromYear != nil || query.filter.toYear != nil else { return true }
                 return photo.years.contains { year in
                     guard let year = Int(year) else { return false }

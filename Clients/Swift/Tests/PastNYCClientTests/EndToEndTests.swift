@@ -11,8 +11,9 @@ import Testing
 /// value it can send is invalid (operations without inputs, `login` and
 /// `deleteMe`, whose bodies are any strings, and photo and walk IDs, where an
 /// unknown one is 404), 413, 414, 415 and 431 (it never sends such a request),
-/// 503 (only while password hashing is saturated), and a `MissingEntry` or
-/// `MissingFavorite` (only once a photo has left the catalog).
+/// 503 (only while password hashing is saturated or the user data cannot be
+/// reached), and a `MissingEntry` or `MissingFavorite` (only once a photo has left
+/// the catalog).
 @Suite(.runningServer)
 struct EndToEndTests {}
 

@@ -1,0 +1,51 @@
+import Accounts
+import HTTPServer
+
+/// `GET /photos/popular` (openapi.yaml): what people are saving now. Public; answered on
+/// the event loop from the window's list in memory, or on the worker pool when the list
+/// must be read from the user-data store again (`PopularPhotos`). No ETag and no
+/// caching: the list follows the favorites within seconds.
+struct PopularRoutes {
+    let popular: PopularPhotos
+    let photos: any PlacedPhotoProvider
+
+    static let parameters: CatalogParameterNames = ["days", "limit"]
+
+    /// Registered before `/photos/{photoID}`, which would otherwise bind the path.
+    func register(in router: inout Router) {
+        router.add(
+            .get, "/photos/popular", caching: .unspecified,
+            .immediateUnlessBlocking(
+                { request in try answer(request) { popular.recent(days: $0) } },
+                blocking: RouteHandler.mappingAccountsErrors { request in
+                    try answer(request) { try popular.popular(days: $0) }!
+                }))
+    }
+
+    /// The body for the request's window and limit, from `list`; nil when `list` has none.
+    private func answer(_ request: HTTPRequest, list: (Int) throws -> [PopularPhoto]?) throws -> HTTPResponse? {
+        let parameters = try CatalogParameters(request, known: Self.parameters)
+        let days = try parameters.integer("days", default: 30, in: 1...365)
+        let limit = try parameters.integer("limit", default: 20, in: 1...PopularPhotos.maximumListed)
+        guard let popular = try list(days) else { return nil }
+        var writer = JSONWriter(reservingCapacity: 64 + 520 * min(limit, popular.count))
+        writer.beginObject()
+        writer.field("days", days)
+        writer.key("photos")
+        writer.beginArray()
+        var listed = 0
+        for photo in popular where listed < limit {
+            // A photo that left the catalog is not listed.
+            guard let placed = photos.placedPhotoJSON(photoID: photo.photoID) else { continue }
+            var count = JSONWriter(reservingCapacity: 32)
+            count.beginObject()
+            count.field("saveCount", photo.saveCount)
+            count.endObject()
+            writer.raw(JSONWriter.object(placed, appendingMembersOf: count.bytes))
+            listed += 1
+        }
+        writer.endArray()
+        writer.endObject()
+        return .json(writer.bytes)
+    }
+}

@@ -1,0 +1,33 @@
+import Catalog
+import HTTPServer
+
+/// `GET /topics` (openapi.yaml): the archive's subject topics with their photo and
+/// location counts, most photos first. The body never changes while the catalog is
+/// loaded, so it is written once, at start, with its entity tag.
+struct TopicRoutes {
+    private let body: [UInt8]
+    private let etag: String
+
+    init(catalog: PhotoCatalog) {
+        var writer = JSONWriter(reservingCapacity: 64 * catalog.topicIndex.topics.count + 16)
+        writer.beginObject()
+        writer.key("topics")
+        writer.beginArray()
+        for topic in catalog.topicIndex.topics {
+            writer.beginObject()
+            writer.field("name", topic.name)
+            writer.field("photoCount", topic.photoCount)
+            writer.field("locationCount", topic.locationCount)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        body = writer.bytes
+        etag = CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "t")
+    }
+
+    func register(in router: inout Router) {
+        let (body, etag) = (body, etag)
+        router.add(.get, "/topics", caching: .catalog, .immediate { _ in .json(body, etag: etag) })
+    }
+}

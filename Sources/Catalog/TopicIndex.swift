@@ -1,0 +1,81 @@
+/// The photos' subject topics as small integers: every topic once (spellings equal under
+/// Unicode case folding are one), numbered most photos first (ties by name, by code
+/// point), and each photo's topic numbers, so a topic filter is an integer compare in
+/// the same pass over a location's photos as the year filter.
+///
+/// `Sendable`: immutable after `init`.
+public struct TopicIndex: Sendable {
+    /// Every topic, in `/topics` order; a topic's number is its index here.
+    public let topics: [CatalogTopic]
+    private let numberByFoldedName: [String: Int]
+    /// Photo `p`'s topic numbers are `topicNumbers[starts[p]..<starts[p + 1]]`, ascending.
+    private let starts: [Int32]
+    private let topicNumbers: [UInt16]
+
+    /// - Parameters:
+    ///   - spellings: each photo's topics as spelled, in `PhotoCatalog.photos` order.
+    ///   - locationOfPhoto: the location index of each photo.
+    init(spellings: [[String]], locationOfPhoto: [Int]) {
+        /// Per folded name: how many photos carry each spelling, the photos and the locations.
+        struct Group {
+            var spellingCounts: [String: Int] = [:]
+            var photos = Set<Int>()
+            var locations = Set<Int>()
+        }
+        var groups: [String: Group] = [:]
+        for (photo, photoSpellings) in spellings.enumerated() {
+            for spelling in photoSpellings {
+                let folded = CaseFolding.fold(spelling)
+                groups[folded, default: Group()].spellingCounts[spelling, default: 0] += 1
+                groups[folded, default: Group()].photos.insert(photo)
+                groups[folded, default: Group()].locations.insert(locationOfPhoto[photo])
+            }
+        }
+        let named = groups.map { folded, group in
+            let name = group.spellingCounts.min { a, b in
+                a.value != b.value ? a.value > b.value : a.key.unicodeScalars.lexicographicallyPrecedes(b.key.unicodeScalars)
+            }!.key
+            return (folded: folded, topic: CatalogTopic(name: name, photoCount: group.photos.count, locationCount: group.locations.count))
+        }.sorted { a, b in
+            a.topic.photoCount != b.topic.photoCount
+                ? a.topic.photoCount > b.topic.photoCount
+                : a.topic.name.unicodeScalars.lexicographicallyPrecedes(b.topic.name.unicodeScalars)
+        }
+        precondition(named.count <= Int(UInt16.max), "topic numbers are 16 bits")
+        topics = named.map(\.topic)
+        let numberByFoldedName = Dictionary(uniqueKeysWithValues: named.enumerated().map { ($1.folded, $0) })
+        self.numberByFoldedName = numberByFoldedName
+        var starts: [Int32] = [0]
+        var topicNumbers: [UInt16] = []
+        starts.reserveCapacity(spellings.count + 1)
+        for photoSpellings in spellings {
+            let numbers = Set(photoSpellings.map { numberByFoldedName[CaseFolding.fold($0)]! }).sorted()
+            topicNumbers += numbers.map { UInt16($0) }
+            starts.append(Int32(topicNumbers.count))
+        }
+        self.starts = starts
+        self.topicNumbers = topicNumbers
+    }
+
+    /// The number of the topic `name` spells under case folding, or nil.
+    public func number(named name: String) -> Int? {
+        numberByFoldedName[CaseFolding.fold(name)]
+    }
+
+    /// Whether the photo has the topic.
+    @inline(__always)
+    public func photo(_ photo: Int, has topic: Int) -> Bool {
+        let end = Int(starts[photo + 1])
+        var index = Int(starts[photo])
+        while index < end {
+            if Int(topicNumbers[index]) == topic { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// The photo's topics, most common first.
+    public func topics(ofPhoto photo: Int) -> [Int] {
+        topicNumbers[Int(starts[photo])..<Int(starts[photo + 1])].map { Int($0) }
+    }
+}
