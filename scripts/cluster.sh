@@ -16,6 +16,7 @@
 #   CLUSTER_TIME_LIMIT  seconds after which the cluster stops by itself (default 3600; 0: never)
 #   INSTANCES           how many instances behind nginx: 3 (default) or 1
 #   PASSWORD_COST       the instances' --password-cost (default owasp; `test` for tests)
+#   LOG_LEVEL           the instances' --log-level (default notice; info logs every request)
 #   DATABASE_URL        use this PostgreSQL instead of starting a throw-away one
 #   PAST_NYC            the binary (default .build/release/past-nyc)
 #
@@ -29,6 +30,7 @@ CLUSTER_DIR=${CLUSTER_DIR:-/tmp/past-nyc-cluster}
 PAST_NYC=${PAST_NYC:-$ROOT/.build/release/past-nyc}
 INSTANCES=${INSTANCES:-3}
 PASSWORD_COST=${PASSWORD_COST:-owasp}
+LOG_LEVEL=${LOG_LEVEL:-notice}
 CLUSTER_TIME_LIMIT=${CLUSTER_TIME_LIMIT:-3600}
 PIDS_FILE="$CLUSTER_DIR/pids"
 
@@ -96,17 +98,24 @@ start_postgres() {
 }
 
 # The nginx.conf around deploy/nginx.conf.template: foreground (its PID is the
-# master's), files in the cluster directory, no access log.
+# master's), files in the cluster directory (the response cache in
+# $CLUSTER_DIR/nginx/cache), no access log. Run as root, its workers run as
+# root too: they must reach the cache inside $CLUSTER_DIR, which may be private
+# to its owner (as a `mktemp -d` directory is), where nginx's default worker
+# user (nobody) could not.
 write_nginx_conf() {
-    local listen=$1 first=$2 second=$3 third=$4 dir="$CLUSTER_DIR/nginx"
+    local listen=$1 first=$2 second=$3 third=$4 dir="$CLUSTER_DIR/nginx" user=""
     mkdir -p "$dir/temp"
+    [[ $EUID -ne 0 ]] || user="user $(id -un) $(id -gn);"
     sed -e "s|\${PAST_NYC_LISTEN}|$listen|" \
         -e "s|\${PAST_NYC_INSTANCE_1}|$first|" \
         -e "s|\${PAST_NYC_INSTANCE_2}|$second|" \
         -e "s|\${PAST_NYC_INSTANCE_3}|$third|" \
+        -e "s|\${PAST_NYC_CACHE_DIR}|$dir/cache|" \
         "$ROOT/deploy/nginx.conf.template" >"$dir/past-nyc.conf"
     cat >"$dir/nginx.conf" <<EOF
 daemon off;
+$user
 worker_processes auto;
 pid $dir/nginx.pid;
 error_log $dir/error.log warn;
@@ -151,7 +160,7 @@ start() {
         cp -a "$CLUSTER_DIR/catalog" "$dir"
         "$PAST_NYC" serve --host 127.0.0.1 --port 0 --data-dir "$dir" --source-dir "$ROOT/Data" \
             --openapi "$ROOT/openapi.yaml" --database-url "$database_url" \
-            --password-cost "$PASSWORD_COST" --log-level notice </dev/null 2>"$dir.log" >/dev/null &
+            --password-cost "$PASSWORD_COST" --log-level "$LOG_LEVEL" </dev/null 2>"$dir.log" >/dev/null &
         pids+=("$!")
         remember "$!" "instance$n"
     done
