@@ -17,6 +17,8 @@
 #   INSTANCES           how many instances behind nginx: 3 (default) or 1
 #   PASSWORD_COST       the instances' --password-cost (default owasp; `test` for tests)
 #   LOG_LEVEL           the instances' --log-level (default notice; info logs every request)
+#   CLUSTER_CACHE       on (default): nginx caches the public catalog's answers;
+#                       off: `proxy_cache off` (benchmarks of the proxying alone)
 #   DATABASE_URL        use this PostgreSQL instead of starting a throw-away one
 #   PAST_NYC            the binary (default .build/release/past-nyc)
 #
@@ -31,6 +33,7 @@ PAST_NYC=${PAST_NYC:-$ROOT/.build/release/past-nyc}
 INSTANCES=${INSTANCES:-3}
 PASSWORD_COST=${PASSWORD_COST:-owasp}
 LOG_LEVEL=${LOG_LEVEL:-notice}
+CLUSTER_CACHE=${CLUSTER_CACHE:-on}
 CLUSTER_TIME_LIMIT=${CLUSTER_TIME_LIMIT:-3600}
 PIDS_FILE="$CLUSTER_DIR/pids"
 
@@ -113,6 +116,10 @@ write_nginx_conf() {
         -e "s|\${PAST_NYC_INSTANCE_3}|$third|" \
         -e "s|\${PAST_NYC_CACHE_DIR}|$dir/cache|" \
         "$ROOT/deploy/nginx.conf.template" >"$dir/past-nyc.conf"
+    if [[ "$CLUSTER_CACHE" == off ]]; then
+        sed -i -e 's|proxy_cache past_nyc_cache;|proxy_cache off;|' "$dir/past-nyc.conf"
+        grep -q 'proxy_cache off;' "$dir/past-nyc.conf" || fail "could not turn nginx's cache off"
+    fi
     cat >"$dir/nginx.conf" <<EOF
 daemon off;
 $user
@@ -138,6 +145,7 @@ start() {
     [[ -z "$(running_pids)" ]] || fail "a cluster already runs in $CLUSTER_DIR (scripts/cluster.sh stop)"
     [[ -x "$PAST_NYC" ]] || fail "$PAST_NYC is missing: swift build -c release --product past-nyc"
     [[ "$INSTANCES" == 1 || "$INSTANCES" == 3 ]] || fail "INSTANCES must be 1 or 3"
+    [[ "$CLUSTER_CACHE" == on || "$CLUSTER_CACHE" == off ]] || fail "CLUSTER_CACHE must be on or off"
     ensure_nginx
     rm -rf "$CLUSTER_DIR"
     mkdir -p "$CLUSTER_DIR"
