@@ -242,6 +242,8 @@ expect "GET /favorites without a token, twice" "401 401 no-store" \
     "$(fetch anonymous1 -H 'X-Request-ID: edge-anonymous1' "$CLUSTER_URL/favorites") $(fetch anonymous2 -H 'X-Request-ID: edge-anonymous2' "$CLUSTER_URL/favorites") $(header anonymous2 Cache-Control)"
 expect "a catalog read with a token: past the cache, no-store" "200 BYPASS no-store" \
     "$(fetch nearby8 -H "Authorization: Bearer $CAROL" -H 'X-Request-ID: edge-nearby-8' "$NEARBY") $(header nearby8 X-Cache-Status) $(header nearby8 Cache-Control)"
+expect "the same with its ETag in If-None-Match: the instance's 304" "304 BYPASS" \
+    "$(fetch nearby10 -H "Authorization: Bearer $CAROL" -H "If-None-Match: $ETAG" "$NEARBY") $(header nearby10 X-Cache-Status)"
 expect "the cache still holds the public answer" "200 HIT public, max-age=300" \
     "$(fetch nearby9 "$NEARBY") $(header nearby9 X-Cache-Status) $(header nearby9 Cache-Control)"
 sync_logs

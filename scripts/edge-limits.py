@@ -10,6 +10,7 @@ own `detail` must come through.
 
   a 9 KiB bearer token               the instance's 401 (nginx's buffers take it)
   a 20 KiB header line               nginx's 431
+  six 15,000-byte header lines       nginx's 431 (over its 4 x 16 KiB buffers)
   20 KiB of 1 KiB header lines       the instance's 431
   a 16,000-byte head                 200
   a 10 KiB request target            the instance's 414
@@ -140,7 +141,10 @@ def main():
           401, detail="the bearer token is invalid, expired or revoked")
     check(host, port, "a 20 KiB header line: nginx's 431",
           request("GET", "/healthz", [("X-Big", a(20480))]),
-          431, detail="a request header line exceeds 16384 bytes")
+          431, detail="the request head exceeds 16384 bytes")
+    check(host, port, "six 15,000-byte header lines (over nginx's 64 KiB of buffers): nginx's 431",
+          request("GET", "/healthz", [(f"X-Line-{n}", a(15000)) for n in range(6)]),
+          431, detail="the request head exceeds 16384 bytes")
     check(host, port, "20 KiB of 1 KiB header lines: the instance's 431",
           request("GET", "/healthz", [(f"X-Line-{n}", a(1024)) for n in range(20)]),
           431, detail="the request head exceeds 16384 bytes")
