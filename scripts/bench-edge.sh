@@ -17,9 +17,10 @@
 # Environment: RUNS (3), DURATION (5s), THREADS (1), CONNECTIONS (16), POOL_SIZE
 #   (1000), SEED (1), INSTANCES (3).
 #
-# Prints each run, then per nginx the medians of req/s, p50 and p99, and the CPU
+# Prints each run, then per nginx the medians of req/s, p50 and p99, the CPU
 # time per request of the instances (what the cache spares them) and of nginx's
-# workers; ends with one `summary:` line.
+# workers (from /proc), and wrk's CPU (% of a core per thread: near 100, wrk is
+# the limit); ends with one `summary:` line.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -97,7 +98,8 @@ cpu_ticks() {
 HZ=$(getconf CLK_TCK)
 workers() { pgrep -P "$1" | tr '\n' ' '; }
 
-# measure <label> <url> <duration> <nginx master PID>: "<req/s> <p50> <p99> <non-2xx> <errors> <instances µs/rq> <nginx µs/rq>"
+# measure <label> <url> <duration> <nginx master PID>: "<req/s> <p50> <p99> <non-2xx> <errors>
+# <instances µs/rq> <nginx µs/rq> <wrk CPU % of a core per thread>"
 measure() {
     local url=$2 duration=$3 nginx_workers instances_before nginx_before line
     nginx_workers=$(workers "$4")
@@ -110,8 +112,9 @@ measure() {
     # shellcheck disable=SC2086
     echo "$line" | awk -v instances=$(($(cpu_ticks "${INSTANCE_PIDS[@]}") - instances_before)) \
         -v nginx=$(($(cpu_ticks $nginx_workers) - nginx_before)) -v hz="$HZ" -v seconds="${duration%s}" \
-        '{ n = $2 * seconds; printf "%s %s %s %s %s %.1f %.1f\n", $2, $3, $4, $5, $6,
-           (n > 0 ? instances / hz * 1e6 / n : 0), (n > 0 ? nginx / hz * 1e6 / n : 0) }'
+        -v threads="$THREADS" \
+        '{ n = $2 * seconds; printf "%s %s %s %s %s %.1f %.1f %.0f\n", $2, $3, $4, $5, $6,
+           (n > 0 ? instances / hz * 1e6 / n : 0), (n > 0 ? nginx / hz * 1e6 / n : 0), $7 / seconds / threads * 100 }'
 }
 
 echo "--- pool: $POOL_SIZE /nearby requests; wrk -t$THREADS -c$CONNECTIONS -d$DURATION; $RUNS rounds"
@@ -122,7 +125,7 @@ expect_status "$CLUSTER_URL" "200 HIT"
 expect_status "$PLAIN_URL" "200"
 
 declare -a CACHED PLAIN_RESULTS
-printf '%-8s %-8s %9s %8s %8s %7s %6s %12s %10s\n' round nginx req/s p50_ms p99_ms non2xx errors instance_µs nginx_µs
+printf '%-8s %-8s %9s %8s %8s %7s %6s %12s %10s %5s\n' round nginx req/s p50_ms p99_ms non2xx errors instance_µs nginx_µs wrk%
 for ((run = 1; run <= RUNS; run++)); do
     if ((run % 2)); then order="cached plain"; else order="plain cached"; fi
     for which in $order; do
@@ -134,7 +137,7 @@ for ((run = 1; run <= RUNS; run++)); do
             PLAIN_RESULTS+=("$result")
         fi
         # shellcheck disable=SC2086
-        printf '%-8s %-8s %9s %8s %8s %7s %6s %12s %10s\n' "$run" "$which" $result
+        printf '%-8s %-8s %9s %8s %8s %7s %6s %12s %10s %5s\n' "$run" "$which" $result
     done
 done
 
@@ -146,11 +149,11 @@ column() {
     printf '%s\n' "$@" | awk -v f="$field" '{ print $f }' | median
 }
 echo "--- medians of $RUNS rounds"
-printf '%-8s %9s %8s %8s %12s %10s\n' nginx req/s p50_ms p99_ms instance_µs nginx_µs
+printf '%-8s %9s %8s %8s %12s %10s %5s\n' nginx req/s p50_ms p99_ms instance_µs nginx_µs wrk%
 for which in cached plain; do
     if [[ "$which" == cached ]]; then set -- "${CACHED[@]}"; else set -- "${PLAIN_RESULTS[@]}"; fi
-    printf '%-8s %9s %8s %8s %12s %10s\n' "$which" "$(column 1 "$@")" "$(column 2 "$@")" "$(column 3 "$@")" \
-        "$(column 6 "$@")" "$(column 7 "$@")"
+    printf '%-8s %9s %8s %8s %12s %10s %5s\n' "$which" "$(column 1 "$@")" "$(column 2 "$@")" "$(column 3 "$@")" \
+        "$(column 6 "$@")" "$(column 7 "$@")" "$(column 8 "$@")"
 done
 cached_rps=$(column 1 "${CACHED[@]}")
 plain_rps=$(column 1 "${PLAIN_RESULTS[@]}")
