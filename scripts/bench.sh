@@ -36,10 +36,12 @@
 #             /nearby through nginx in front of one instance and in front of three
 #             (scripts/cluster.sh with INSTANCES=1 and =3, both up at once on one
 #             PostgreSQL: DATABASE_URL's, else a throw-away one), and straight to the
-#             one instance without nginx. Not pinned: wrk (CLUSTER_THREADS threads),
-#             nginx and the instances share the machine's cores, so on a small machine
-#             more instances cannot add cores, only spread the same ones; µs/rq is the
-#             instances' CPU, not nginx's; no nginx twin
+#             one instance without nginx. nginx's cache is off (CLUSTER_CACHE=off): this
+#             measures the proxying; scripts/bench-edge.sh measures the cache. Not
+#             pinned: wrk (CLUSTER_THREADS threads), nginx and the instances share the
+#             machine's cores, so on a small machine more instances cannot add cores,
+#             only spread the same ones; µs/rq is the instances' CPU, not nginx's; no
+#             nginx twin
 #
 # How: scripts/bench/pools.py draws a seeded pool of POOL_SIZE requests per GET
 # scenario, asks the server for each, and writes every body to a file under a random
@@ -263,7 +265,7 @@ fi
 # CLUSTER_TIME_LIMIT seconds, should this script be killed before its cleanup.
 cluster_start() {
     CLUSTERS+=("$1")
-    CLUSTER_DIR="$1" INSTANCES="$2" PAST_NYC="$(realpath "$BIN")" PASSWORD_COST="$PASSWORD_COST" \
+    CLUSTER_DIR="$1" INSTANCES="$2" PAST_NYC="$(realpath "$BIN")" PASSWORD_COST="$PASSWORD_COST" CLUSTER_CACHE=off \
         DATABASE_URL="${3:-${DATABASE_URL:-}}" \
         CLUSTER_TIME_LIMIT=$((1800 + ${#NAMES[@]} * 2 * (RUNS + 1) * ${DURATION%s})) scripts/cluster.sh start >/dev/null
 }

@@ -9,7 +9,14 @@
 #  2. The login throttle: wrong passwords until 429 on one SQLite instance of
 #     its own, then across the three instances in turn, then through nginx: the
 #     429 comes at the same attempt everywhere.
-#  3. kill -9 of instance 2 under mixed read and write load through nginx
+#  3. Reads from the edge: a repeated catalog read (GET, HEAD, If-None-Match,
+#     gzip or not) is answered from nginx's cache and reaches no instance (their
+#     access logs show it); a cold key reaches one instance once however many
+#     ask at once; /healthz is never cached; a user's favorites, and anything
+#     asked with a token, always reach an instance and carry no-store, so one
+#     user never sees another's answer or an old one of their own. Then the
+#     API's limits and error shape through nginx (scripts/edge-limits.py).
+#  4. kill -9 of instance 2 under mixed read and write load through nginx
 #     (scripts/cluster-load.py): every acknowledged write is there afterwards,
 #     the clients saw at most one 502 each, all within 1 s (the ones in flight
 #     on the killed instance), and no other failure, and successes never stopped for more than 2 s.
@@ -20,7 +27,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export PAST_NYC=${1:-$ROOT/.build/release/past-nyc}
 WORK_DIR=$(mktemp -d -t past-nyc-cluster-test.XXXXXX)
-export CLUSTER_DIR="$WORK_DIR/cluster" PASSWORD_COST=test CLUSTER_TIME_LIMIT=170
+# The instances log every request (info): section 3 reads their logs.
+export CLUSTER_DIR="$WORK_DIR/cluster" PASSWORD_COST=test CLUSTER_TIME_LIMIT=170 LOG_LEVEL=info
 SINGLE_PID=""
 FAILURES=0
 
@@ -137,7 +145,115 @@ expect "register throttled2 through nginx" 201 \
     "$(status POST "$CLUSTER_URL/users" "" '{"username":"throttled2","password":"cluster test password"}')"
 expect "through nginx: 429 at attempt" "$SINGLE_COUNT" "$(throttle_count throttled2 "$CLUSTER_URL")"
 
-echo "== 3. kill -9 of instance 2 under load through nginx"
+echo "== 3. reads from the edge: nginx's cache, its limits and errors"
+# fetch <name> <curl arguments>…: the status; headers in $WORK_DIR/<name>.head, body in <name>.body.
+fetch() {
+    local name=$1
+    shift
+    curl -s -D "$WORK_DIR/$name.head" -o "$WORK_DIR/$name.body" -w '%{http_code}' "$@"
+}
+# header <name> <field>: that field of the response fetched as <name> (empty if none).
+header() {
+    grep -i "^$2:" "$WORK_DIR/$1.head" | head -n 1 | cut -d: -f2- | tr -d '\r' | sed 's/^ *//' || true
+}
+# logged <request id>: how many requests with that X-Request-ID the instances logged.
+logged() {
+    cat "$CLUSTER_DIR"/instance*.log | grep -c "request_id=$1 " || true
+}
+# logged_path <path>: how many requests for that path the instances logged.
+logged_path() {
+    cat "$CLUSTER_DIR"/instance*.log | grep -c "method=GET path=$1 " || true
+}
+# sync_logs: waits until each instance has logged a request sent to it directly,
+# after everything before it (the log is written a moment after the answer).
+SYNC=0
+sync_logs() {
+    local n=0
+    for url in "${INSTANCE_URLS[@]}"; do
+        n=$((n + 1))
+        SYNC=$((SYNC + 1))
+        curl -s -o /dev/null -H "X-Request-ID: edge-sync-$SYNC" "$url/healthz" || true
+        for _ in $(seq 1 50); do
+            grep -q "request_id=edge-sync-$SYNC " "$CLUSTER_DIR/instance$n.log" && break
+            sleep 0.1
+        done
+    done
+}
+
+NEARBY="$CLUSTER_URL/nearby?lat=40.73&lon=-73.98"
+nearby_before=$(logged_path /nearby)
+expect "a catalog read through nginx" "200 MISS" \
+    "$(fetch nearby1 -H 'X-Request-ID: edge-nearby-1' "$NEARBY") $(header nearby1 X-Cache-Status)"
+expect "its Cache-Control" "public, max-age=300" "$(header nearby1 Cache-Control)"
+expect "the same read again: from the cache" "200 HIT" \
+    "$(fetch nearby2 -H 'X-Request-ID: edge-nearby-2' "$NEARBY") $(header nearby2 X-Cache-Status)"
+expect "the cached answer's body and ETag are the instance's" "same" \
+    "$(cmp -s "$WORK_DIR/nearby1.body" "$WORK_DIR/nearby2.body" \
+        && [[ "$(header nearby1 ETag)" == "$(header nearby2 ETag)" ]] && echo same || echo different)"
+expect "the cached answer carries the request's own X-Request-ID" edge-nearby-2 "$(header nearby2 X-Request-ID)"
+ETAG=$(header nearby1 ETag)
+expect "HEAD of it: from the cache" "200 HIT" \
+    "$(fetch nearby3 -I -H 'X-Request-ID: edge-nearby-3' "$NEARBY") $(header nearby3 X-Cache-Status)"
+expect "If-None-Match with its ETag: 304 from the cache" "304 HIT" \
+    "$(fetch nearby4 -H "If-None-Match: $ETAG" -H 'X-Request-ID: edge-nearby-4' "$NEARBY") $(header nearby4 X-Cache-Status)"
+expect "asked with gzip (its own entry)" "200 MISS gzip" \
+    "$(fetch nearby5 -H 'Accept-Encoding: gzip, deflate, br' -H 'X-Request-ID: edge-nearby-5' "$NEARBY") $(header nearby5 X-Cache-Status) $(header nearby5 Content-Encoding)"
+expect "asked with gzip again, spelled otherwise: from the cache" "200 HIT gzip" \
+    "$(fetch nearby6 -H 'Accept-Encoding: gzip' -H 'X-Request-ID: edge-nearby-6' "$NEARBY") $(header nearby6 X-Cache-Status) $(header nearby6 Content-Encoding)"
+expect "and without gzip: the plain entry" "200 HIT  same" \
+    "$(fetch nearby7 -H 'X-Request-ID: edge-nearby-7' "$NEARBY") $(header nearby7 X-Cache-Status) $(header nearby7 Content-Encoding) $(cmp -s "$WORK_DIR/nearby1.body" "$WORK_DIR/nearby7.body" && echo same || echo different)"
+# A cold key asked by eight clients at once: one instance answers it, once.
+lock_pids=()
+for n in $(seq 1 8); do
+    curl -s -o /dev/null -H "X-Request-ID: edge-lock-$n" "$CLUSTER_URL/search?q=bridge&limit=3" &
+    lock_pids+=("$!")
+done
+wait "${lock_pids[@]}"
+expect "/healthz (never cached)" 200 "$(fetch health1 -H 'X-Request-ID: edge-health-1' "$CLUSTER_URL/healthz")"
+expect "/healthz again" "200 MISS" \
+    "$(fetch health2 -H 'X-Request-ID: edge-health-2' "$CLUSTER_URL/healthz") $(header health2 X-Cache-Status)"
+sync_logs
+expect "instances that saw the first catalog read" 1 "$(logged edge-nearby-1)"
+expect "instances that saw the repeated reads (GET, HEAD, If-None-Match, gzip, plain)" 0 \
+    "$(($(logged edge-nearby-2) + $(logged edge-nearby-3) + $(logged edge-nearby-4) + $(logged edge-nearby-6) + $(logged edge-nearby-7)))"
+expect "GET /nearby the instances logged for those seven reads (the plain and the gzip entry)" 2 \
+    "$(($(logged_path /nearby) - nearby_before))"
+lock_total=0
+for n in $(seq 1 8); do lock_total=$((lock_total + $(logged "edge-lock-$n"))); done
+expect "eight clients at once on a cold key: requests that reached an instance" 1 "$lock_total"
+expect "/healthz reached an instance both times" 2 "$(($(logged edge-health-1) + $(logged edge-health-2)))"
+
+# Favorites: always an instance's answer of the moment, for that user only.
+CAROL=$(token /users "$CLUSTER_URL" carol)
+DAVE=$(token /users "$CLUSTER_URL" dave)
+[[ -n "$CAROL" && -n "$DAVE" ]] && pass "two users registered through nginx" || failed "register carol and dave"
+favorites_check() { # <name> <token> <wanted photo IDs, comma-separated>
+    local code
+    code=$(fetch "$1" -H "Authorization: Bearer $2" -H "X-Request-ID: edge-$1" "$CLUSTER_URL/favorites")
+    expect "GET /favorites as $1" "200 $3 no-store BYPASS" \
+        "$code $(jq -r '[.favorites[].photoID] | join(",")' "$WORK_DIR/$1.body") $(header "$1" Cache-Control) $(header "$1" X-Cache-Status)"
+}
+favorites_check carol1 "$CAROL" ""
+favorites_check dave1 "$DAVE" ""
+expect "carol saves a favorite" 201 "$(status PUT "$CLUSTER_URL/favorites/$PHOTO" "$CAROL")"
+favorites_check carol2 "$CAROL" "$PHOTO"
+favorites_check dave2 "$DAVE" ""
+expect "GET /favorites without a token, twice" "401 401 no-store" \
+    "$(fetch anonymous1 -H 'X-Request-ID: edge-anonymous1' "$CLUSTER_URL/favorites") $(fetch anonymous2 -H 'X-Request-ID: edge-anonymous2' "$CLUSTER_URL/favorites") $(header anonymous2 Cache-Control)"
+expect "a catalog read with a token: past the cache, no-store" "200 BYPASS no-store" \
+    "$(fetch nearby8 -H "Authorization: Bearer $CAROL" -H 'X-Request-ID: edge-nearby-8' "$NEARBY") $(header nearby8 X-Cache-Status) $(header nearby8 Cache-Control)"
+expect "the same with its ETag in If-None-Match: the instance's 304" "304 BYPASS" \
+    "$(fetch nearby10 -H "Authorization: Bearer $CAROL" -H "If-None-Match: $ETAG" "$NEARBY") $(header nearby10 X-Cache-Status)"
+expect "the cache still holds the public answer" "200 HIT public, max-age=300" \
+    "$(fetch nearby9 "$NEARBY") $(header nearby9 X-Cache-Status) $(header nearby9 Cache-Control)"
+sync_logs
+for name in carol1 dave1 carol2 dave2 anonymous1 anonymous2 nearby-8; do
+    expect "instances that answered edge-$name" 1 "$(logged "edge-$name")"
+done
+
+python3 "$ROOT/scripts/edge-limits.py" --url "$CLUSTER_URL" || failed "the limits and errors through nginx (above)"
+
+echo "== 4. kill -9 of instance 2 under load through nginx"
 CLIENTS=8
 python3 "$ROOT/scripts/cluster-load.py" --url "$CLUSTER_URL" --clients "$CLIENTS" --seconds 8 \
     >"$WORK_DIR/load.json" &

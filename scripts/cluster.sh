@@ -16,6 +16,9 @@
 #   CLUSTER_TIME_LIMIT  seconds after which the cluster stops by itself (default 3600; 0: never)
 #   INSTANCES           how many instances behind nginx: 3 (default) or 1
 #   PASSWORD_COST       the instances' --password-cost (default owasp; `test` for tests)
+#   LOG_LEVEL           the instances' --log-level (default notice; info logs every request)
+#   CLUSTER_CACHE       on (default): nginx caches the public catalog's answers;
+#                       off: `proxy_cache off` (benchmarks of the proxying alone)
 #   DATABASE_URL        use this PostgreSQL instead of starting a throw-away one
 #   PAST_NYC            the binary (default .build/release/past-nyc)
 #
@@ -29,6 +32,8 @@ CLUSTER_DIR=${CLUSTER_DIR:-/tmp/past-nyc-cluster}
 PAST_NYC=${PAST_NYC:-$ROOT/.build/release/past-nyc}
 INSTANCES=${INSTANCES:-3}
 PASSWORD_COST=${PASSWORD_COST:-owasp}
+LOG_LEVEL=${LOG_LEVEL:-notice}
+CLUSTER_CACHE=${CLUSTER_CACHE:-on}
 CLUSTER_TIME_LIMIT=${CLUSTER_TIME_LIMIT:-3600}
 PIDS_FILE="$CLUSTER_DIR/pids"
 
@@ -96,17 +101,28 @@ start_postgres() {
 }
 
 # The nginx.conf around deploy/nginx.conf.template: foreground (its PID is the
-# master's), files in the cluster directory, no access log.
+# master's), files in the cluster directory (the response cache in
+# $CLUSTER_DIR/nginx/cache), no access log. Run as root, its workers run as
+# root too: they must reach the cache inside $CLUSTER_DIR, which may be private
+# to its owner (as a `mktemp -d` directory is), where nginx's default worker
+# user (nobody) could not.
 write_nginx_conf() {
-    local listen=$1 first=$2 second=$3 third=$4 dir="$CLUSTER_DIR/nginx"
+    local listen=$1 first=$2 second=$3 third=$4 dir="$CLUSTER_DIR/nginx" user=""
     mkdir -p "$dir/temp"
+    [[ $EUID -ne 0 ]] || user="user $(id -un) $(id -gn);"
     sed -e "s|\${PAST_NYC_LISTEN}|$listen|" \
         -e "s|\${PAST_NYC_INSTANCE_1}|$first|" \
         -e "s|\${PAST_NYC_INSTANCE_2}|$second|" \
         -e "s|\${PAST_NYC_INSTANCE_3}|$third|" \
+        -e "s|\${PAST_NYC_CACHE_DIR}|$dir/cache|" \
         "$ROOT/deploy/nginx.conf.template" >"$dir/past-nyc.conf"
+    if [[ "$CLUSTER_CACHE" == off ]]; then
+        sed -i -e 's|proxy_cache past_nyc_cache;|proxy_cache off;|' "$dir/past-nyc.conf"
+        grep -q 'proxy_cache off;' "$dir/past-nyc.conf" || fail "could not turn nginx's cache off"
+    fi
     cat >"$dir/nginx.conf" <<EOF
 daemon off;
+$user
 worker_processes auto;
 pid $dir/nginx.pid;
 error_log $dir/error.log warn;
@@ -129,6 +145,7 @@ start() {
     [[ -z "$(running_pids)" ]] || fail "a cluster already runs in $CLUSTER_DIR (scripts/cluster.sh stop)"
     [[ -x "$PAST_NYC" ]] || fail "$PAST_NYC is missing: swift build -c release --product past-nyc"
     [[ "$INSTANCES" == 1 || "$INSTANCES" == 3 ]] || fail "INSTANCES must be 1 or 3"
+    [[ "$CLUSTER_CACHE" == on || "$CLUSTER_CACHE" == off ]] || fail "CLUSTER_CACHE must be on or off"
     ensure_nginx
     rm -rf "$CLUSTER_DIR"
     mkdir -p "$CLUSTER_DIR"
@@ -151,7 +168,7 @@ start() {
         cp -a "$CLUSTER_DIR/catalog" "$dir"
         "$PAST_NYC" serve --host 127.0.0.1 --port 0 --data-dir "$dir" --source-dir "$ROOT/Data" \
             --openapi "$ROOT/openapi.yaml" --database-url "$database_url" \
-            --password-cost "$PASSWORD_COST" --log-level notice </dev/null 2>"$dir.log" >/dev/null &
+            --password-cost "$PASSWORD_COST" --log-level "$LOG_LEVEL" </dev/null 2>"$dir.log" >/dev/null &
         pids+=("$!")
         remember "$!" "instance$n"
     done
