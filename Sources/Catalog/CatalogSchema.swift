@@ -3,7 +3,8 @@ import SQLite
 /// The catalog database layout. The catalog is rebuilt, never migrated: a file with
 /// another `formatVersion` is simply rebuilt from the source data.
 enum CatalogSchema {
-    /// Bump whenever the tables or the meaning of a stored value change.
+    /// Bump whenever the tables or the meaning of a stored value change, or what the
+    /// catalog reads answer does: it is part of every catalog ETag (`SourceFiles.dataVersion`).
     /// Version 2 added the full-text index `photo_search`; version 3 the postings
     /// derived from it (`photo_search_words`, `photo_search_lengths`); version 4 the
     /// photos' subject topics (`photo_topics`).

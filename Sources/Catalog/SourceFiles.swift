@@ -21,9 +21,12 @@ struct SourceFiles: Sendable, Equatable {
         boroughsDigest = try Self.digest(of: boroughsPath)
     }
 
-    /// A short tag for the data: it changes whenever either file does.
+    /// A short tag for the data and what is made of it: it changes whenever either file
+    /// does, and with the catalog's format version, which a release that changes what the
+    /// catalog answers bumps (so caches in front of the server revalidate to new bodies).
     static func dataVersion(locationsDigest: String, boroughsDigest: String) -> String {
-        let digest = SHA256.hash(data: Array("\(locationsDigest)\n\(boroughsDigest)".utf8))
+        let digest = SHA256.hash(
+            data: Array("\(locationsDigest)\n\(boroughsDigest)\n\(CatalogSchema.formatVersion)".utf8))
         return Hex.string(digest.prefix(10))
     }
 
