@@ -62,14 +62,4 @@ public struct HTTPRequest: Sendable {
         }
         return found
     }
-
-    /// Every value of query parameter `name`, decoded, in order.
-    public func queryValues(_ name: String) -> [String] {
-        var found: [String] = []
-        queryString.forEachPair { pairName, value in
-            if pairName.equals(name) { found.append(value.decoded) }
-            return true
-        }
-        return found
-    }
 }

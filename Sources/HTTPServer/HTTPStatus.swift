@@ -10,7 +10,6 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(code) \(reasonPhrase)" }
 
-    public static let `continue` = HTTPStatus(code: 100, reasonPhrase: "Continue")
     public static let ok = HTTPStatus(code: 200, reasonPhrase: "OK")
     public static let created = HTTPStatus(code: 201, reasonPhrase: "Created")
     public static let noContent = HTTPStatus(code: 204, reasonPhrase: "No Content")
@@ -23,11 +22,9 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let methodNotAllowed = HTTPStatus(code: 405, reasonPhrase: "Method Not Allowed")
     public static let requestTimeout = HTTPStatus(code: 408, reasonPhrase: "Request Timeout")
     public static let conflict = HTTPStatus(code: 409, reasonPhrase: "Conflict")
-    public static let lengthRequired = HTTPStatus(code: 411, reasonPhrase: "Length Required")
     public static let contentTooLarge = HTTPStatus(code: 413, reasonPhrase: "Content Too Large")
     public static let uriTooLong = HTTPStatus(code: 414, reasonPhrase: "URI Too Long")
     public static let unsupportedMediaType = HTTPStatus(code: 415, reasonPhrase: "Unsupported Media Type")
-    public static let expectationFailed = HTTPStatus(code: 417, reasonPhrase: "Expectation Failed")
     public static let tooManyRequests = HTTPStatus(code: 429, reasonPhrase: "Too Many Requests")
     public static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431, reasonPhrase: "Request Header Fields Too Large")
     public static let internalServerError = HTTPStatus(code: 500, reasonPhrase: "Internal Server Error")

@@ -24,9 +24,6 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// stored, and may succeed once space is freed; the database itself stays intact.
     public var isStorageFailure: Bool { primaryCode == SQLITE_FULL || primaryCode == SQLITE_IOERR }
 
-    /// The database stayed locked past the busy timeout.
-    public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
-
     public var description: String {
         var text = "SQLite error \(code): \(message)"
         if let sql { text += " (in: \(sql))" }
