@@ -32,9 +32,11 @@ public final class Application: Sendable {
             commonPasswordsPath: configuration.sourceDirectory + "/" + ApplicationConfiguration.commonPasswordsFileName,
             passwordCost: configuration.passwordCost)
         let openAPIDocument = try OpenAPIDocument(path: configuration.openAPIPath)
+        let webRoutes = try WebRoutes(configuration: configuration)
 
         var router = Router()
         ServiceRoutes(openAPI: openAPIDocument).register(in: &router)
+        webRoutes.register(in: &router)
         let catalogRoutes = CatalogRoutes(catalog: catalog)
         catalogRoutes.register(in: &router)
         let search = try PhotoSearch(catalog: catalog, databasePath: CatalogStore.databasePath(configuration.dataDirectory))
