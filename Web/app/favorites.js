@@ -51,6 +51,8 @@ export class Favorites {
         text: '♥',
         label: `My favorites at ${place.intersection || place.locationID}: ${plural(place.count, 'photo')}`,
         size: 26,
+        // Beside the head of the place's pin, not over its count.
+        anchor: [-6, 38],
         choose: () => this.onLocation(place.locationID),
         zIndexOffset: 500,
       }));
