@@ -62,7 +62,7 @@ public struct WebAssets: Sendable {
     }
 
     /// Where the file at `relative` (its path's components under the folder) is served.
-    static func servedPath(of relative: [String]) -> String {
+    private static func servedPath(of relative: [String]) -> String {
         if relative.count == 1, relative[0].hasSuffix(".html") {
             let page = String(relative[0].dropLast(".html".count))
             return page == "index" ? "/" : "/" + page
