@@ -31,10 +31,12 @@ RUN useradd --system --user-group --uid 10001 --home-dir /var/lib/past-nyc --she
     && mkdir -p /var/lib/past-nyc \
     && chown past-nyc:past-nyc /var/lib/past-nyc
 COPY --from=build /usr/local/bin/past-nyc /usr/local/bin/past-nyc
-# The server reads its source data from ./Data, so it runs in /app.
+# The server reads its source data from ./Data, its OpenAPI document from ./openapi.yaml and
+# its web pages (the map at /, the API reference at /docs) from ./Web, so it runs in /app.
 WORKDIR /app
 COPY Data ./Data
 COPY openapi.yaml ./openapi.yaml
+COPY Web ./Web
 USER past-nyc
 ENV PORT=8080
 EXPOSE 8080

@@ -63,11 +63,15 @@ let package = Package(
         // in the accounts database, under the users they belong to.
         .target(name: "Walks", dependencies: ["Basics", "Catalog", "Accounts", "SQLite"]),
 
+        // The web folder (the map, the API reference, vendored libraries) in memory, one
+        // route per file. Knows nothing of the domain.
+        .target(name: "WebAssets", dependencies: ["HTTPServer", "Gzip"]),
+
         // The only module that knows both HTTP and the domain.
         .target(
             name: "API",
             dependencies: [
-                "Basics", "HTTPServer", "Catalog", "Accounts", "Explore", "Walks", "SQLite", "CPrefetch", "Gzip",
+                "Basics", "HTTPServer", "Catalog", "Accounts", "Explore", "Walks", "WebAssets", "SQLite", "CPrefetch", "Gzip",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -100,7 +104,8 @@ let package = Package(
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "API", "HTTPServer", "SQLite", "TestSupport"]),
         .testTarget(name: "ExploreTests", dependencies: ["Basics", "Explore", "Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "TestSupport"]),
-        .testTarget(name: "APITests", dependencies: ["API", "HTTPServer", "TestSupport"]),
+        .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets", "HTTPServer", "TestSupport"]),
+        .testTarget(name: "APITests", dependencies: ["API", "HTTPServer", "WebAssets", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "Catalog", "SQLite", "TestSupport", "PastNYC", "Walks"]),
     ]
 )

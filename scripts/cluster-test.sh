@@ -124,7 +124,7 @@ echo "== 2. the login throttle"
 # One instance on SQLite of its own (no DATABASE_URL): the reference count.
 cp -a "$CLUSTER_DIR/catalog" "$WORK_DIR/single"
 env -u DATABASE_URL "$PAST_NYC" serve --host 127.0.0.1 --port 0 --data-dir "$WORK_DIR/single" \
-    --source-dir "$ROOT/Data" --openapi "$ROOT/openapi.yaml" --password-cost test --log-level notice \
+    --source-dir "$ROOT/Data" --openapi "$ROOT/openapi.yaml" --web-dir "$ROOT/Web" --password-cost test --log-level notice \
     </dev/null >/dev/null 2>"$WORK_DIR/single.log" &
 SINGLE_PID=$!
 SINGLE_URL=""

@@ -167,7 +167,7 @@ start() {
         local dir="$CLUSTER_DIR/instance$n"
         cp -a "$CLUSTER_DIR/catalog" "$dir"
         "$PAST_NYC" serve --host 127.0.0.1 --port 0 --data-dir "$dir" --source-dir "$ROOT/Data" \
-            --openapi "$ROOT/openapi.yaml" --database-url "$database_url" \
+            --openapi "$ROOT/openapi.yaml" --web-dir "$ROOT/Web" --database-url "$database_url" \
             --password-cost "$PASSWORD_COST" --log-level "$LOG_LEVEL" </dev/null 2>"$dir.log" >/dev/null &
         pids+=("$!")
         remember "$!" "instance$n"

@@ -42,7 +42,7 @@ start_server() {
         cp "$CATALOG" "${DATA_DIR:-$WORK_DIR/data}/catalog.sqlite"
     fi
     ${SERVER_CPUS:+taskset -c "$SERVER_CPUS"} "$BIN" serve --host 127.0.0.1 --port 0 --data-dir "${DATA_DIR:-$WORK_DIR/data}" --source-dir "$ROOT/Data" \
-        --openapi "$ROOT/openapi.yaml" --password-cost "$cost" --log-level notice "$@" 2>"$log" &
+        --openapi "$ROOT/openapi.yaml" --web-dir "$ROOT/Web" --password-cost "$cost" --log-level notice "$@" 2>"$log" &
     SERVER_PID=$!
     PORT=""
     for _ in $(seq 1 3000); do

@@ -32,9 +32,11 @@ public final class Application: Sendable {
             commonPasswordsPath: configuration.sourceDirectory + "/" + ApplicationConfiguration.commonPasswordsFileName,
             passwordCost: configuration.passwordCost)
         let openAPIDocument = try OpenAPIDocument(path: configuration.openAPIPath)
+        let webRoutes = try WebRoutes(configuration: configuration)
 
         var router = Router()
         ServiceRoutes(openAPI: openAPIDocument).register(in: &router)
+        webRoutes.register(in: &router)
         let catalogRoutes = CatalogRoutes(catalog: catalog)
         PopularRoutes(popular: accounts.popularPhotos, photos: catalogRoutes.placedPhotos).register(in: &router)
         catalogRoutes.register(in: &router)

@@ -18,6 +18,12 @@ public struct ApplicationConfiguration: Sendable {
     public var sourceDirectory = "./Data"
     /// The OpenAPI document served at `GET /openapi.yaml`.
     public var openAPIPath = "openapi.yaml"
+    /// The web folder: the map served at `/`, the API reference at `/docs`, their files.
+    public var webDirectory = "Web"
+    /// A tile server's URL template (`https://tile.openstreetmap.org/{z}/{x}/{y}.png`) for
+    /// the map's base layer; nil draws the boroughs' outlines only, and the map then asks
+    /// nothing of any other server.
+    public var mapTiles: String?
     /// The scrypt cost of new password hashes; tests lower it.
     public var passwordCost = ScryptCost.owasp
     /// Accepted points per walk (`WalkRules.maximumPoints`); tests lower it to reach the cap quickly.

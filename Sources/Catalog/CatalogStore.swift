@@ -16,6 +16,8 @@ public enum CatalogStore {
     public static let databaseFileName = "catalog.sqlite"
     /// The files a source directory must hold to build a catalog from.
     public static let sourceFileNames = [SourceFiles.locationsFileName, SourceFiles.boroughsFileName]
+    /// The boroughs' outlines (GeoJSON) among them.
+    public static let boroughsFileName = SourceFiles.boroughsFileName
     static let temporaryPrefix = databaseFileName + ".tmp-"
 
     /// Loads the catalog, first building it when it is missing, unreadable, of another

@@ -30,21 +30,7 @@ extension ResponseEncoder {
         /// JSON, YAML and text bodies not already content-coded may be sent gzipped.
         var isCompressible: Bool {
             guard !hasContentEncoding, let contentType else { return false }
-            if contentType == HTTPResponse.jsonContentType { return true }
-            let bytes = Array(contentType.utf8)
-            return Self.contains(bytes, "json") || Self.contains(bytes, "yaml") || bytes.starts(with: "text/".utf8)
-        }
-
-        /// A byte search: `String.contains(String)` goes through grapheme-aware matching,
-        /// which showed up in profiles for what is an ASCII media type.
-        private static func contains(_ haystack: [UInt8], _ needle: StaticString) -> Bool {
-            let needle = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
-            guard haystack.count >= needle.count else { return false }
-            for start in 0...(haystack.count - needle.count)
-            where haystack[start] == needle[0] && haystack[start..<(start + needle.count)].elementsEqual(needle) {
-                return true
-            }
-            return false
+            return HTTPResponse.isCompressible(contentType: contentType)
         }
     }
 }

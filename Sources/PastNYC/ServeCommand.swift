@@ -23,6 +23,16 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Path of the OpenAPI document served at /openapi.yaml.")
     var openapi = ApplicationConfiguration().openAPIPath
 
+    @Option(help: "Folder of the web pages served at / (the map) and /docs (the API reference), and their files.")
+    var webDir = ApplicationConfiguration().webDirectory
+
+    @Option(
+        help: """
+            URL template of a map tile server, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png, drawn under \
+            the map's borough outlines. Mind the server's usage policy. Default: none; the map then asks no other server.
+            """)
+    var mapTiles: String?
+
     @Option(help: "scrypt cost of new password hashes: owasp (N=2^17, r=8, p=1) or test (cheap; never in production).")
     var passwordCost = PasswordCostSetting.owasp
 
@@ -40,9 +50,25 @@ struct ServeCommand: ParsableCommand {
                 "no OpenAPI document at \(openapi) (\(URL(fileURLWithPath: openapi).standardizedFileURL.path)). "
                     + "Start past-nyc in the repository's root folder, or point --openapi at its openapi.yaml.")
         }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: webDir, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ValidationError(
+                "no web folder at \(webDir) (\(URL(fileURLWithPath: webDir).standardizedFileURL.path)). "
+                    + "Start past-nyc in the repository's root folder, or point --web-dir at its Web folder.")
+        }
+        if let mapTiles, !Self.isTileTemplate(mapTiles) {
+            throw ValidationError(
+                "--map-tiles must be an http:// or https:// URL with {z}, {x} and {y}, got '\(mapTiles)'")
+        }
         guard maxConnections >= 1 else {
             throw ValidationError("max-connections must be at least 1, got \(maxConnections)")
         }
+    }
+
+    /// A tile URL template as Leaflet takes it: absolute http(s), with the tile's zoom and column and row.
+    static func isTileTemplate(_ template: String) -> Bool {
+        (template.hasPrefix("https://") || template.hasPrefix("http://"))
+            && ["{z}", "{x}", "{y}"].allSatisfy { template.contains($0) }
     }
 
     /// `--port`, else the `PORT` environment variable, else the default; a value that is
@@ -73,6 +99,8 @@ struct ServeCommand: ParsableCommand {
         configuration.databaseURL = storage.resolvedDatabaseURL
         configuration.databasePoolSize = storage.databasePoolSize
         configuration.openAPIPath = openapi
+        configuration.webDirectory = webDir
+        configuration.mapTiles = mapTiles
         configuration.passwordCost = passwordCost.cost
 
         ServingProcess.prepare()

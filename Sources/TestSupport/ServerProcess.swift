@@ -39,7 +39,10 @@ public final class ServerProcess {
     public convenience init(dataDirectory: String, descriptorLimit: Int? = nil, databaseURL: String? = nil) throws {
         let root = PackageRoot.path
         try self.init(
-            arguments: ["--data-dir", dataDirectory, "--source-dir", root + "/Data", "--openapi", root + "/openapi.yaml"]
+            arguments: [
+                "--data-dir", dataDirectory, "--source-dir", root + "/Data", "--openapi", root + "/openapi.yaml",
+                "--web-dir", root + "/Web",
+            ]
                 + (databaseURL.map { ["--database-url", $0] } ?? []),
             descriptorLimit: descriptorLimit)
     }

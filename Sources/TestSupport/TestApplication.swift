@@ -34,6 +34,7 @@ public final class TestApplication: Sendable {
         configuration.dataDirectory = dataDirectory.path
         configuration.sourceDirectory = PackageRoot.path + "/Data"
         configuration.openAPIPath = PackageRoot.path + "/openapi.yaml"
+        configuration.webDirectory = PackageRoot.path + "/Web"
         configuration.passwordCost = passwordCost
         database = databaseURL == nil ? try TestDatabase.make() : nil
         configuration.databaseURL = databaseURL ?? database?.url

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Testing
 import TestSupport
+import WebAssets
 
 /// The `Cache-Control` rule for every route of the application, walked from its route
 /// table: a route added without a case here fails the first test, so no endpoint can
@@ -45,24 +46,52 @@ import TestSupport
         "GET /walks/{walkID}/route": ("/walks/{walkID}/route", nil),
         "POST /walks/{walkID}/points": ("/walks/{walkID}/points", #"{"latitude":40.7306,"longitude":-73.9866}"#),
         "DELETE /walks/{walkID}/photos/{photoID}": ("/walks/{walkID}/photos/705740f-a", nil),
+        // The two files the application makes at start beside the web folder's.
+        "GET /data/boroughs.geojson": ("/data/boroughs.geojson", nil),
+        "GET /app/settings.json": ("/app/settings.json", nil),
     ]
+
+    /// The web folder's files (the map at `/`, the API reference at `/docs`, their scripts,
+    /// styles and vendored libraries): each is its own route, answering at its path.
+    static func webExamples() throws -> [String: (target: String, body: String?)] {
+        let assets = try WebAssets(folder: PackageRoot.path + "/Web").assets
+        return Dictionary(uniqueKeysWithValues: assets.map { ("GET \($0.path)", (target: $0.path, body: nil)) })
+    }
+
+    /// Every route's example: the API's and the web folder's.
+    static func allExamples() throws -> [String: (target: String, body: String?)] {
+        try examples.merging(webExamples()) { api, _ in api }
+    }
 
     /// Routes whose answers hold no one's data and change from moment to moment: no rule.
     static let unspecified: Set<String> = ["GET /healthz", "GET /photos/popular"]
-    /// Public routes that hold no token: their GET answers may be kept by any cache.
-    static let shared: Set<String> = [
-        "GET /openapi.yaml", "GET /nearby", "GET /region", "GET /photos/{photoID}", "GET /locations/{locationID}",
-        "GET /boroughs", "GET /topics", "GET /search", "GET /clusters", "GET /tours",
-    ]
+    /// Public routes that hold no token: their GET answers may be kept by any cache. The
+    /// web pages and their files too: they change only with a release.
+    static func shared() throws -> Set<String> {
+        try Set([
+            "GET /openapi.yaml", "GET /nearby", "GET /region", "GET /photos/{photoID}", "GET /locations/{locationID}",
+            "GET /boroughs", "GET /topics", "GET /search", "GET /clusters", "GET /tours", "GET /data/boroughs.geojson",
+            "GET /app/settings.json",
+        ]).union(webExamples().keys)
+    }
+
+    /// A vendored library's file, in a folder named with its version (`/vendor/leaflet-1.9.4/…`):
+    /// its bytes never change under its path, and its answer says so itself.
+    static func isVersioned(_ target: String) -> Bool {
+        target.hasPrefix("/vendor/") && target.split(separator: "/").count >= 3
+    }
 
     static func key(_ entry: Router.Entry) -> String { "\(entry.method.rawValue) \(entry.pattern)" }
 
     @Test func everyRouteHasAnExampleAndItsDeclaredPolicyIsTheContracts() throws {
         let routes = try PipelineApplication.shared.get().application.router.entries
-        #expect(Set(routes.map(Self.key)) == Set(Self.examples.keys), "a route without an example here, or an example of no route")
+        let examples = try Self.allExamples()
+        let shared = try Self.shared()
+        #expect(Set(routes.map(Self.key)) == Set(examples.keys), "a route without an example here, or an example of no route")
+        #expect(examples.keys.contains("GET /") && examples.keys.contains("GET /docs"), "the map and the API reference")
         for entry in routes {
             let key = Self.key(entry)
-            if Self.shared.contains(key) {
+            if shared.contains(key) {
                 #expect(entry.caching == .shared(maxAge: 300), "\(key)")
             } else if Self.unspecified.contains(key) {
                 #expect(entry.caching == .unspecified, "\(key)")
@@ -80,12 +109,14 @@ import TestSupport
         let token = try #require(try JSONSerialization.jsonObject(with: Data(registered.body)) as? [String: Any])["token"] as! String
         let walk = try client.requestJSON("POST", "/walks", token: token)
         let walkID = try #require(try JSONSerialization.jsonObject(with: Data(walk.body)) as? [String: Any])["walkID"] as! String
+        let examples = try Self.allExamples()
+        let shared = try Self.shared()
         // Logging out ends the token: last.
         let entries = try PipelineApplication.shared.get().application.router.entries
         let routes = entries.filter { Self.key($0) != "POST /users/logout" } + entries.filter { Self.key($0) == "POST /users/logout" }
         for entry in routes {
             let key = Self.key(entry)
-            let example = try #require(Self.examples[key], "\(key)")
+            let example = try #require(examples[key], "\(key)")
             let target = example.target.replacingOccurrences(of: "{walkID}", with: walkID)
             let body = example.body?.replacingOccurrences(of: "{name}", with: "\(name)_2")
             let method = entry.method.rawValue
@@ -93,13 +124,17 @@ import TestSupport
             // Without a token.
             let anonymous = try client.requestJSON(method, target, json: key == "POST /users/login" ? body?.replacingOccurrences(of: "_2", with: "") : body)
             let anonymousControl = anonymous.header("Cache-Control")
-            if Self.shared.contains(key) {
+            if shared.contains(key) {
                 #expect(anonymous.status == 200, "\(key): \(anonymous.bodyText.prefix(200))")
                 let age = Self.maxAge(anonymousControl)
                 #expect(age != nil && age! >= 60, "\(key): \(anonymousControl ?? "none")")
                 for forbidden in ["no-store", "no-cache", "private"] {
                     #expect(anonymousControl?.contains(forbidden) != true, "\(key)")
                 }
+                #expect(
+                    anonymous.headerValues("Cache-Control")
+                        == [Self.isVersioned(target) ? WebAsset.immutableCacheControl : "public, max-age=300"],
+                    "\(key)")
                 let etag = try #require(anonymous.header("ETag"), "\(key)")
                 let revalidated = try client.request(method, target, headers: [("If-None-Match", etag)])
                 #expect(revalidated.status == 304 && revalidated.header("Cache-Control") == anonymousControl, "\(key)")

@@ -10,7 +10,10 @@ import TestSupport
     /// test can stop the server (a run that does start is stopped by the test's timeout).
     static func serve(_ extra: [String] = []) -> [String] {
         let root = PackageRoot.path
-        return ["serve", "--host", "127.0.0.1", "--source-dir", root + "/Data", "--openapi", root + "/openapi.yaml"] + extra
+        return [
+            "serve", "--host", "127.0.0.1", "--source-dir", root + "/Data", "--openapi", root + "/openapi.yaml",
+            "--web-dir", root + "/Web",
+        ] + extra
     }
 
     struct BadPort: CustomTestStringConvertible, Sendable {
@@ -69,18 +72,50 @@ import TestSupport
         #expect(output.contains(", from --source-dir) lacks common-passwords.txt."), "\(output)")
     }
 
-    /// From another folder, `PAST_NYC_SOURCE_DIR` (and `--openapi`) are all it takes.
+    /// From another folder, `PAST_NYC_SOURCE_DIR` (and `--openapi` and `--web-dir`) are all
+    /// it takes; `--map-tiles` reaches the map's settings.
     @Test func theSourceFolderVariableWorksFromAnotherFolder() throws {
         let elsewhere = try TemporaryDirectory()
         // A catalog built from the same data: the server checks it against the source files it finds.
         try FileManager.default.createDirectory(atPath: elsewhere.file("var"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: try SharedCatalog.path(), toPath: elsewhere.file("var/catalog.sqlite"))
+        let tiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
         let server = try ServerProcess(
-            arguments: ["--openapi", PackageRoot.path + "/openapi.yaml"], workingDirectory: elsewhere.path,
+            arguments: [
+                "--openapi", PackageRoot.path + "/openapi.yaml", "--web-dir", PackageRoot.path + "/Web", "--map-tiles", tiles,
+            ],
+            workingDirectory: elsewhere.path,
             environment: ["PAST_NYC_SOURCE_DIR": PackageRoot.path + "/Data"])
         let client = try RawHTTPClient(port: server.port)
         #expect(try client.request("GET", "/healthz").status == 200)
         #expect(FileManager.default.fileExists(atPath: elsewhere.file("var/catalog.sqlite")), "the default data folder, ./var")
+        #expect(try client.request("GET", "/").status == 200)
+        let settings = try client.request("GET", "/app/settings.json").bodyText
+        #expect(settings.hasPrefix(#"{"tiles":{"url":"\#(tiles)","attribution":"Map data &copy; "#), "\(settings)")
         #expect(server.stop() == 0)
+    }
+
+    /// Without the web folder (the relative default, from another folder) the server says
+    /// where it looked and how to point at it.
+    @Test func startedElsewhereItSaysTheWebFolderIsMissing() throws {
+        let elsewhere = try TemporaryDirectory()
+        let root = PackageRoot.path
+        let (status, output) = try ServerProcess.runToExit(
+            ["serve", "--port", "0", "--data-dir", elsewhere.file("var"), "--source-dir", root + "/Data",
+             "--openapi", root + "/openapi.yaml"],
+            workingDirectory: elsewhere.path)
+        #expect(status == 64, "\(output)")
+        #expect(output.contains("no web folder at Web ("), "\(output)")
+        #expect(output.contains("point --web-dir at its Web folder"), "\(output)")
+    }
+
+    @Test(arguments: [
+        "tile.openstreetmap.org/{z}/{x}/{y}.png", "ftp://tiles.example/{z}/{x}/{y}.png", "https://tiles.example/{z}/{x}.png",
+    ])
+    func aMapTilesValueThatIsNotATileTemplateIsRefused(_ template: String) throws {
+        let dataDirectory = try TemporaryDirectory()
+        let (status, output) = try ServerProcess.runToExit(Self.serve(["--data-dir", dataDirectory.path, "--map-tiles", template]))
+        #expect(status == 64, "\(output)")
+        #expect(output.contains("--map-tiles must be an http:// or https:// URL with {z}, {x} and {y}, got '\(template)'"), "\(output)")
     }
 }

@@ -50,7 +50,7 @@ final class ServerProcess {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = [
             "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path,
-            "--source-dir", root + "/Data", "--openapi", root + "/openapi.yaml",
+            "--source-dir", root + "/Data", "--openapi", root + "/openapi.yaml", "--web-dir", root + "/Web",
             "--password-cost", "test", "--log-level", "notice",
         ]
         let errors = Pipe()

@@ -1,0 +1,150 @@
+"""Fixtures of the browser tests: a headless Debian chromium driven by Playwright
+against a running past-nyc (scripts/browser-test.sh starts it and sets PAST_NYC_URL).
+
+Every page a test opens is watched: at the end of the test it must have logged no
+console error and thrown no script error, and it must have sent no request to another
+origin, except, in the tests that show photos, the catalog's thumbnails on the
+library's image servers (which the tests abort: those servers are not reachable from
+CI, and the page must cope).
+"""
+
+import gzip
+import json
+import os
+import re
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+BASE_URL = os.environ.get("PAST_NYC_URL", "http://127.0.0.1:8080").rstrip("/")
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+SCREENSHOTS = Path(os.environ.get("SCREENSHOTS", "screenshots"))
+
+
+def api(path, method="GET", body=None, token=None):
+    """One request to the server, outside the browser: (status, JSON or None)."""
+    headers = {"Accept": "application/json"}
+    data = None
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+        data = json.dumps(body).encode()
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(BASE_URL + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            text = response.read()
+            return response.status, json.loads(text) if text else None
+    except urllib.error.HTTPError as error:
+        text = error.read()
+        return error.code, json.loads(text) if text else None
+
+
+def api_json(path, **options):
+    status, body = api(path, **options)
+    assert status in (200, 201), f"{path}: {status} {body}"
+    return body
+
+
+def origin_of(url):
+    parts = urllib.parse.urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+@pytest.fixture(scope="session")
+def thumbnails():
+    """Every photo's thumbnail URL, from the source data the server imported."""
+    path = Path(os.environ.get("PAST_NYC_SOURCE_DIR", Path(__file__).resolve().parents[2] / "Data"))
+    with gzip.open(path / "oldnyc-locations.jsonl.gz", "rt", encoding="utf-8") as lines:
+        return {photo["thumb_url"] for line in lines for photo in json.loads(line)["photos"]}
+
+
+class Watch:
+    """What a page did: its requests, console errors and script errors."""
+
+    def __init__(self, page, thumbnails):
+        self.thumbnails = thumbnails
+        self.photos_allowed = False
+        self.requests = []
+        self.console_errors = []
+        self.page_errors = []
+        page.on("request", lambda request: self.requests.append((request.resource_type, request.url)))
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.page_errors.append(str(error)))
+
+    def _console(self, message):
+        if message.type == "error":
+            self.console_errors.append((message.text, message.location.get("url", "")))
+
+    def allow_photos(self):
+        """This test shows photos: their thumbnails may be asked of the image servers."""
+        self.photos_allowed = True
+
+    def is_photo(self, kind, url):
+        return self.photos_allowed and kind == "image" and url in self.thumbnails
+
+    def foreign_requests(self):
+        return [(kind, url) for kind, url in self.requests if origin_of(url) != BASE_URL and not url.startswith("data:")]
+
+    def check(self):
+        foreign = [(kind, url) for kind, url in self.foreign_requests() if not self.is_photo(kind, url)]
+        assert foreign == [], f"requests to other origins: {foreign}"
+        assert self.page_errors == [], f"script errors: {self.page_errors}"
+        errors = [
+            (text, url) for text, url in self.console_errors
+            # A thumbnail the image server did not give (aborted here) is logged by Chromium itself.
+            if not (text.startswith("Failed to load resource") and self.is_photo("image", url))
+        ]
+        assert errors == [], f"console errors: {errors}"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield browser
+        browser.close()
+
+
+def open_context(browser, thumbnails, viewport):
+    # Reduced motion: the map jumps instead of gliding, so a test waits for data, not animations.
+    context = browser.new_context(viewport=viewport, reduced_motion="reduce", base_url=BASE_URL)
+    context.set_default_timeout(15_000)
+    # Nothing leaves for another origin: the thumbnails' requests (recorded by the Watch) are aborted.
+    context.route(re.compile(r"^(?!" + re.escape(BASE_URL) + r"/)"), lambda route: route.abort())
+    page = context.new_page()
+    return context, page, Watch(page, thumbnails)
+
+
+@pytest.fixture
+def page(browser, thumbnails):
+    context, page, watch = open_context(browser, thumbnails, {"width": 1280, "height": 800})
+    page.watch = watch
+    yield page
+    context.close()
+    watch.check()
+
+
+@pytest.fixture
+def phone(browser, thumbnails):
+    context, page, watch = open_context(browser, thumbnails, {"width": 390, "height": 844})
+    page.watch = watch
+    yield page
+    context.close()
+    watch.check()
+
+
+@pytest.fixture
+def shot(request):
+    """shot(page, step): saves a screenshot as <test>-<step>.png in $SCREENSHOTS."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, step, **options):
+        path = SCREENSHOTS / f"{request.node.name}-{step}.png"
+        page.screenshot(path=str(path), **options)
+        return path
+
+    return take

@@ -1,0 +1,110 @@
+// One photo in a list: its thumbnail (from the library's image server, with a plain
+// stand-in when that server cannot be reached), title and date, a heart, and its
+// details (`GET /photos/{photoID}`: the archive's text and the NYPL page) on demand.
+
+import { openAccountDialog } from './account.js';
+import { get, session } from './api.js';
+import { el } from './dom.js';
+import { isSaved, toggleHeart } from './hearts.js';
+
+/** What a screen reader says of the picture. */
+function altText(photo, place) {
+  return `Photo: ${photo.title || place || 'untitled'}${photo.date ? `, ${photo.date}` : ', undated'}`;
+}
+
+/** The thumbnail, replaced by a labelled stand-in if it fails to load. */
+function thumbnail(photo, place) {
+  const alt = altText(photo, place);
+  const image = el('img', {
+    class: 'thumb',
+    src: photo.thumbnailURL,
+    alt,
+    loading: 'lazy',
+    decoding: 'async',
+    referrerpolicy: 'no-referrer',
+    style: `aspect-ratio: ${photo.width} / ${photo.height}`,
+  });
+  image.addEventListener('error', () => {
+    image.replaceWith(el('div', { class: 'thumb thumb-missing', role: 'img', 'aria-label': alt }, [
+      el('span', { text: 'Image unavailable' }),
+    ]));
+  }, { once: true });
+  return image;
+}
+
+function heartButton(photo, place) {
+  const button = el('button', { type: 'button', class: 'heart' });
+  const render = () => {
+    const saved = session.signedIn && isSaved(photo.photoID);
+    button.setAttribute('aria-pressed', String(saved));
+    button.setAttribute('aria-label', `Favorite: ${photo.title || place || 'untitled'}, ${photo.date || 'undated'}`);
+    button.title = saved ? 'Remove from my favorites' : 'Save to my favorites';
+    button.textContent = saved ? '♥' : '♡';
+  };
+  render();
+  button.addEventListener('click', async () => {
+    if (!session.signedIn) {
+      openAccountDialog();
+      return;
+    }
+    button.disabled = true;
+    try {
+      await toggleHeart(photo.photoID);
+    } finally {
+      button.disabled = false;
+      render();
+    }
+  });
+  button.render = render;
+  return button;
+}
+
+/** The photo's details, fetched when first shown. */
+function detailsToggle(photo) {
+  const id = `details-${photo.photoID}`;
+  const details = el('div', { class: 'details', id, hidden: true });
+  const button = el('button', {
+    type: 'button', class: 'details-button', 'aria-expanded': 'false', 'aria-controls': id, text: 'Details',
+  });
+  let loaded = false;
+  button.addEventListener('click', async () => {
+    const open = details.hidden;
+    details.hidden = !open;
+    button.setAttribute('aria-expanded', String(open));
+    if (!open || loaded) return;
+    loaded = true;
+    details.textContent = 'Loading…';
+    try {
+      const full = await get(`/photos/${encodeURIComponent(photo.photoID)}`);
+      details.replaceChildren(
+        ...(full.folder ? [el('p', { class: 'folder', text: full.folder })] : []),
+        ...(full.text ? [el('p', { class: 'text', text: full.text })] : []),
+        el('p', {}, [el('a', { href: full.nyplURL, target: '_blank', rel: 'noopener', text: 'See it at the New York Public Library' })]),
+      );
+    } catch (error) {
+      loaded = false;
+      details.textContent = `The details could not load: ${error.message}`;
+    }
+  });
+  return [button, details];
+}
+
+/**
+ * A list item for `photo` (a PhotoSummary); `place` names where it was taken, for the
+ * alt text of a photo without a title.
+ */
+export function photoItem(photo, place) {
+  const [detailsButton, details] = detailsToggle(photo);
+  const heart = heartButton(photo, place);
+  const item = el('li', { class: 'photo', dataset: { photoId: photo.photoID } }, [
+    thumbnail(photo, place),
+    el('div', { class: 'photo-text' }, [
+      el('p', { class: 'photo-title', text: photo.title || 'Untitled' }),
+      el('p', { class: 'photo-date', text: photo.date || 'Undated' }),
+      el('div', { class: 'photo-actions' }, [heart, detailsButton]),
+    ]),
+    details,
+  ]);
+  item.renderHeart = heart.render;
+  return item;
+}
