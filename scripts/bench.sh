@@ -17,7 +17,8 @@
 #   healthz   /healthz: the HTTP server alone
 #   topics    /topics: one body made at start
 #   popular   /photos/popular over windows of 1, 7, 30 and 365 days, after 3 users saved
-#             the same 20 photos (no nginx twin: the list follows the favorites)
+#             the same 20 photos, 16 connections (no nginx twin: the list follows the
+#             favorites)
 #   clusters  clusters-z10, -z11, -z13: /clusters of the whole five-borough box
 #   search    /search?q= with 1-2 words of one photo's text, the last cut to a 3-5
 #             letter prefix half of the time
@@ -374,6 +375,10 @@ measure() {
             threads=$CLUSTER_THREADS
             line=$(WRK_CPUS="" wrk_run "$threads" "$CONNECTIONS" "$duration" "$url" scripts/bench/replay.lua \
                 "$WORK/pools/$name.server" "$SEED") ;;
+        popular)
+            threads=$WRITE_THREADS
+            line=$(wrk_run "$threads" "$WRITE_CONNECTIONS" "$duration" "$url" scripts/bench/replay.lua \
+                "$WORK/pools/$name.$target" "$SEED") ;;
         favorites-ids)
             threads=$WRITE_THREADS
             TOKEN=$(register)

@@ -36,12 +36,13 @@ struct PopularRoutes {
         var listed = 0
         for photo in popular where listed < limit {
             // A photo that left the catalog is not listed.
-            guard let placed = photos.placedPhotoJSON(photoID: photo.photoID) else { continue }
-            var count = JSONWriter(reservingCapacity: 32)
-            count.beginObject()
-            count.field("saveCount", photo.saveCount)
-            count.endObject()
-            writer.raw(JSONWriter.object(placed, appendingMembersOf: count.bytes))
+            guard var placed = photos.placedPhotoJSON(photoID: photo.photoID) else { continue }
+            // The PlacedPhoto reopened for one more member, in the room it was made with.
+            placed.removeLast()
+            placed.append(contentsOf: #","saveCount":"#.utf8)
+            CatalogJSONNumber.append(photo.saveCount, to: &placed)
+            placed.append(UInt8(ascii: "}"))
+            writer.raw(placed)
             listed += 1
         }
         writer.endArray()

@@ -307,17 +307,20 @@ public final class Accounts: Sendable {
         // one statement text, prepared once, whatever the number of photos.
         let values = [SQLiteValue.integer(authenticated.userID)] + photoIDs.map { SQLiteValue.text($0) }
             + Array(repeating: SQLiteValue.null, count: Self.favoriteLookupCapacity - photoIDs.count)
-        return try database.read { connection in
+        let rows = try database.read { connection in
             try connection.query(Self.favoritesAmongPhotosSQL, values) {
-                Favorite(photoID: $0.text(0), savedAt: Self.date($0.int64(1)))
+                (sequence: $0.int64(0), favorite: Favorite(photoID: $0.text(1), savedAt: Self.date($0.int64(2))))
             }
         }
+        return rows.sorted { $0.sequence > $1.sequence }.map(\.favorite)
     }
 
+    /// Sorted by the caller, not by `ORDER BY sequence`: with one, SQLite walks all the
+    /// user's favorites in `favorites_by_user` order to avoid a sort, instead of looking
+    /// up each photo in the (user_id, photo_id) key.
     private static let favoritesAmongPhotosSQL = """
-        SELECT photo_id, saved_at FROM favorites
+        SELECT sequence, photo_id, saved_at FROM favorites
         WHERE user_id = ? AND photo_id IN (\(Array(repeating: "?", count: favoriteLookupCapacity).joined(separator: ", ")))
-        ORDER BY sequence DESC
         """
 
     /// The caller's favorite of one photo.

@@ -11,11 +11,17 @@ public struct TopicIndex: Sendable {
     /// Photo `p`'s topic numbers are `topicNumbers[starts[p]..<starts[p + 1]]`, ascending.
     private let starts: [Int32]
     private let topicNumbers: [UInt16]
+    /// Location `l`'s topics (those of any of its photos) are
+    /// `locationTopicNumbers[locationStarts[l]..<locationStarts[l + 1]]`, ascending: a
+    /// filter rejects a location without the topic before counting its photos.
+    private let locationStarts: [Int32]
+    private let locationTopicNumbers: [UInt16]
 
     /// - Parameters:
     ///   - spellings: each photo's topics as spelled, in `PhotoCatalog.photos` order.
     ///   - locationOfPhoto: the location index of each photo.
-    init(spellings: [[String]], locationOfPhoto: [Int]) {
+    ///   - locationCount: how many locations there are.
+    init(spellings: [[String]], locationOfPhoto: [Int], locationCount: Int) {
         /// Per folded name: how many photos carry each spelling, the photos and the locations.
         struct Group {
             var spellingCounts: [String: Int] = [:]
@@ -55,6 +61,24 @@ public struct TopicIndex: Sendable {
         }
         self.starts = starts
         self.topicNumbers = topicNumbers
+        var topicsOfLocation = [Set<UInt16>](repeating: [], count: locationCount)
+        for photo in spellings.indices {
+            topicsOfLocation[locationOfPhoto[photo]].formUnion(topicNumbers[Int(starts[photo])..<Int(starts[photo + 1])])
+        }
+        var locationStarts: [Int32] = [0]
+        var locationTopicNumbers: [UInt16] = []
+        for topics in topicsOfLocation {
+            locationTopicNumbers += topics.sorted()
+            locationStarts.append(Int32(locationTopicNumbers.count))
+        }
+        self.locationStarts = locationStarts
+        self.locationTopicNumbers = locationTopicNumbers
+    }
+
+    /// Whether one of the location's photos has the topic.
+    @inline(__always)
+    public func location(_ location: Int, has topic: Int) -> Bool {
+        Self.contains(topic, in: locationTopicNumbers, from: Int(locationStarts[location]), to: Int(locationStarts[location + 1]))
     }
 
     /// The number of the topic `name` spells under case folding, or nil.
@@ -65,10 +89,15 @@ public struct TopicIndex: Sendable {
     /// Whether the photo has the topic.
     @inline(__always)
     public func photo(_ photo: Int, has topic: Int) -> Bool {
-        let end = Int(starts[photo + 1])
-        var index = Int(starts[photo])
+        Self.contains(topic, in: topicNumbers, from: Int(starts[photo]), to: Int(starts[photo + 1]))
+    }
+
+    /// Whether `numbers[start..<end]` holds `topic`: a scan, the runs being short.
+    @inline(__always)
+    private static func contains(_ topic: Int, in numbers: [UInt16], from start: Int, to end: Int) -> Bool {
+        var index = start
         while index < end {
-            if Int(topicNumbers[index]) == topic { return true }
+            if Int(numbers[index]) == topic { return true }
             index += 1
         }
         return false
