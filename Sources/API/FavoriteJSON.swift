@@ -20,12 +20,21 @@ enum FavoriteJSON {
 
     /// `{"favorites": [...], "nextCursor": string | null}`
     static func page(_ page: FavoritesPage, photos: any PlacedPhotoProvider) -> [UInt8] {
-        var writer = JSONWriter(reservingCapacity: 512 * page.favorites.count + 64)
+        var writer = JSONWriter(reservingCapacity: 600 * page.favorites.count + 64)
         writer.beginObject()
         writer.key("favorites")
         writer.beginArray()
         for favorite in page.favorites {
-            writer.raw(self.favorite(favorite, photos: photos))
+            guard var placed = photos.placedPhotoJSON(photoID: favorite.photoID) else {
+                writer.raw(self.favorite(favorite, photos: photos))
+                continue
+            }
+            // The PlacedPhoto reopened for `savedAt`, in the room it was made with.
+            placed.removeLast()
+            placed.append(contentsOf: #","savedAt":""#.utf8)
+            placed.append(contentsOf: AccountJSON.timestamp(favorite.savedAt).utf8)
+            placed.append(contentsOf: #""}"#.utf8)
+            writer.raw(placed)
         }
         writer.endArray()
         writer.field("nextCursor", page.nextCursor)

@@ -19,6 +19,11 @@ struct AimedCone {
     private let cosHalfField: Double
     /// The chord of `ViewCone.nearbyMeters`, enlarged past any rounding.
     private let nearbyChord: Double
+    /// The inward normals of the cone's two edges in the tangent plane (as 3-D vectors,
+    /// perpendicular to the point's): a location is in a cone of at most 180 degrees when
+    /// its vector is on the inner side of both, and in a wider one when on the inner side
+    /// of either. Nil when no box can be ruled out (a pole, or a full circle).
+    private let edges: (first: SIMD3<Double>, second: SIMD3<Double>, either: Bool)?
 
     /// How far (relative to the vectors' lengths) a result must clear an edge to be trusted
     /// without the exact formulas: far above the vectors' rounding (about 1e-16).
@@ -44,6 +49,33 @@ struct AimedCone {
         sinHeading = sin(heading)
         cosHalfField = cos(cone.fieldOfView / 2 * .pi / 180)
         nearbyChord = GreatCircle.chordBound(forDistance: ViewCone.nearbyMeters) * (1 + 1e-6)
+        if let axes, cone.fieldOfView < 360 {
+            // Bearing α points along cos α·north + sin α·east; the edge at H − fov/2 has
+            // its inside clockwise (α + 90°), the edge at H + fov/2 anticlockwise (α − 90°).
+            let first = (cone.heading - cone.fieldOfView / 2 + 90) * .pi / 180
+            let second = (cone.heading + cone.fieldOfView / 2 - 90) * .pi / 180
+            edges = (
+                first: cos(first) * axes.north + sin(first) * axes.east,
+                second: cos(second) * axes.north + sin(second) * axes.east,
+                either: cone.fieldOfView > 180)
+        } else {
+            edges = nil
+        }
+    }
+
+    /// Whether a box of unit vectors (a k-d tree node's, `lower` to `upper`, its squared
+    /// chord to the point `chordSquared`) may hold a location in the cone: false only when
+    /// it lies wholly beyond 15 m and wholly outside the cone, with a margin far above
+    /// rounding. So the search skips it without testing its locations one by one.
+    func mayReach(lower: SIMD3<Double>, upper: SIMD3<Double>, chordSquared: Double) -> Bool {
+        guard let edges, chordSquared > nearbyChord * nearbyChord else { return true }
+        // The most any vector of the box reaches along a normal: each axis at its best end.
+        func reach(_ normal: SIMD3<Double>) -> Double {
+            (pointwiseMax(normal * lower, normal * upper)).sum()
+        }
+        let first = reach(edges.first) >= -Self.margin
+        let second = reach(edges.second) >= -Self.margin
+        return edges.either ? first || second : first && second
     }
 
     /// Whether the location at `latitude`, `longitude`, whose unit vector is `vector`, is in the cone.

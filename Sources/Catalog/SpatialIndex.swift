@@ -139,7 +139,8 @@ struct SpatialIndex: Sendable {
     ///
     /// - Parameter accepts: asked only about a location near enough by chord to be a candidate.
     func nearest(
-        latitude: Double, longitude: Double, limit: Int, maxDistance: Double, accepts: (Int) -> Bool
+        latitude: Double, longitude: Double, limit: Int, maxDistance: Double, cone: AimedCone? = nil,
+        accepts: (Int) -> Bool
     ) -> [(location: Int, distance: Double)] {
         guard limit > 0 else { return [] }
         let query = Point(GreatCircle.unitVector(latitude: latitude, longitude: longitude))
@@ -148,7 +149,10 @@ struct SpatialIndex: Sendable {
         ) { buffer in
             var candidates = ChordCandidates(
                 limit: limit, chordBound: GreatCircle.chordBound(forDistance: maxDistance), buffer: buffer)
-            forEachSlot(near: query, nearerFirst: true, boundSquared: { candidates.boundSquared }) { slot, location, chordSquared in
+            forEachSlot(
+                near: query, nearerFirst: true, boundSquared: { candidates.boundSquared },
+                reaches: { lower, upper, chordSquared in cone?.mayReach(lower: lower, upper: upper, chordSquared: chordSquared) ?? true }
+            ) { slot, location, chordSquared in
                 guard accepts(location) else { return }
                 candidates.insert(slot: slot, chordSquared: chordSquared)
                 // Its site is read for the exact distance after the walk: loaded meanwhile.
@@ -208,7 +212,7 @@ struct SpatialIndex: Sendable {
         let boundSquared = bound * bound
         let cosLatitude = GreatCircle.cosLatitude(latitude)
         var found: [(location: Int, distance: Double)] = []
-        forEachSlot(near: query, nearerFirst: false, boundSquared: { boundSquared }) { slot, location, _ in
+        forEachSlot(near: query, nearerFirst: false, boundSquared: { boundSquared }, reaches: { _, _, _ in true }) { slot, location, _ in
             guard accepts(location) else { return }
             let site = sites[slot]
             let meters = GreatCircle.distance(
@@ -235,6 +239,7 @@ struct SpatialIndex: Sendable {
     @inline(__always)
     private func forEachSlot(
         near query: Point, nearerFirst: Bool, boundSquared: () -> Double,
+        reaches: (_ lower: SIMD3<Double>, _ upper: SIMD3<Double>, _ chordSquared: Double) -> Bool,
         _ visit: (_ slot: Int, _ location: Int, _ chordSquared: Double) -> Void
     ) {
         nodes.withUnsafeBufferPointer { nodes in
@@ -249,6 +254,10 @@ struct SpatialIndex: Sendable {
                         let next = pending[pendingCount]
                         guard next.distanceSquared <= boundSquared() else { continue }
                         let node = nodes[Int(next.node)]
+                        guard reaches(
+                            SIMD3(node.lowerX, node.lowerY, node.lowerZ), SIMD3(node.upperX, node.upperY, node.upperZ),
+                            next.distanceSquared)
+                        else { continue }
                         if node.firstChild >= 0 {
                             let first = nodes[Int(node.firstChild)], second = nodes[Int(node.firstChild) + 1]
                             Self.prefetchPoints(of: first, in: points)
