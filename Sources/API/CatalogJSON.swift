@@ -107,6 +107,13 @@ public final class CatalogJSON: PlacedPhotoProvider, Sendable {
         return body
     }
 
+    /// Straight from the arena, without a copy in between.
+    public func appendOpenPlacedPhoto(photoID: String, to body: inout [UInt8]) -> Bool {
+        guard let photo = catalog.photoIndex(photoID: photoID) else { return false }
+        appendOpenPlacedPhoto(photo, to: &body)
+        return true
+    }
+
     /// Room for most PlacedPhotos: a summary of about 300 bytes and a place of about 150.
     private static let placedPhotoBound = 640
 

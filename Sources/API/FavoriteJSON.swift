@@ -1,4 +1,5 @@
 import Accounts
+import HTTPServer
 
 /// The JSON shapes of favorites: the photo's PlacedPhoto plus `savedAt`, or, for a
 /// photo no longer in the catalog, `{"photoID", "missing": true, "savedAt"}` (the
@@ -18,27 +19,25 @@ enum FavoriteJSON {
         return JSONWriter.object(placed, appending: "savedAt", savedAt)
     }
 
-    /// `{"favorites": [...], "nextCursor": string | null}`
+    /// `{"favorites": [...], "nextCursor": string | null}`, each favorite written in place
+    /// after its PlacedPhoto.
     static func page(_ page: FavoritesPage, photos: any PlacedPhotoProvider) -> [UInt8] {
-        var writer = JSONWriter(reservingCapacity: 600 * page.favorites.count + 64)
-        writer.beginObject()
-        writer.key("favorites")
-        writer.beginArray()
-        for favorite in page.favorites {
-            guard var placed = photos.placedPhotoJSON(photoID: favorite.photoID) else {
-                writer.raw(self.favorite(favorite, photos: photos))
+        var body: [UInt8] = []
+        body.reserveCapacity(600 * page.favorites.count + 64)
+        body.append(contentsOf: #"{"favorites":["#.utf8)
+        for (index, favorite) in page.favorites.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            guard photos.appendOpenPlacedPhoto(photoID: favorite.photoID, to: &body) else {
+                body.append(contentsOf: self.favorite(favorite, photos: photos))
                 continue
             }
-            // The PlacedPhoto reopened for `savedAt`, in the room it was made with.
-            placed.removeLast()
-            placed.append(contentsOf: #","savedAt":""#.utf8)
-            placed.append(contentsOf: AccountJSON.timestamp(favorite.savedAt).utf8)
-            placed.append(contentsOf: #""}"#.utf8)
-            writer.raw(placed)
+            body.append(contentsOf: #","savedAt":""#.utf8)
+            body.append(contentsOf: AccountJSON.timestamp(favorite.savedAt).utf8)
+            body.append(contentsOf: #""}"#.utf8)
         }
-        writer.endArray()
-        writer.field("nextCursor", page.nextCursor)
-        writer.endObject()
-        return writer.bytes
+        body.append(contentsOf: #"],"nextCursor":"#.utf8)
+        if let nextCursor = page.nextCursor { JSONString.append(nextCursor, to: &body) } else { body.append(contentsOf: "null".utf8) }
+        body.append(UInt8(ascii: "}"))
+        return body
     }
 }

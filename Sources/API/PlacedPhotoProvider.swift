@@ -5,4 +5,17 @@
 public protocol PlacedPhotoProvider: Sendable {
     /// The PlacedPhoto object of `photoID`, or nil when the catalog has no such photo.
     func placedPhotoJSON(photoID: String) -> [UInt8]?
+    /// Appends the PlacedPhoto of `photoID` without its closing brace, so that members may
+    /// follow; false (and nothing appended) when the catalog has no such photo.
+    func appendOpenPlacedPhoto(photoID: String, to body: inout [UInt8]) -> Bool
+}
+
+extension PlacedPhotoProvider {
+    /// `placedPhotoJSON` copied without its closing brace, for a provider that makes its
+    /// PlacedPhotos anew each time (a catalog keeping them made writes them in place).
+    public func appendOpenPlacedPhoto(photoID: String, to body: inout [UInt8]) -> Bool {
+        guard let placed = placedPhotoJSON(photoID: photoID) else { return false }
+        body.append(contentsOf: placed.dropLast())
+        return true
+    }
 }

@@ -93,6 +93,7 @@ public final class PhotoCatalog: Sendable {
     public func photoCount(location: Int, filter: PhotoFilter) -> Int {
         let range = photoRanges[location]
         guard filter.filtersPhotos else { return range.count }
+        if let topic = filter.topic, !filter.filtersYears { return topicIndex.photoCount(location: location, topic: topic) }
         var count = 0
         for photo in range where self.photo(photo, matches: filter) { count += 1 }
         return count

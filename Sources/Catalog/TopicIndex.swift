@@ -12,10 +12,12 @@ public struct TopicIndex: Sendable {
     private let starts: [Int32]
     private let topicNumbers: [UInt16]
     /// Location `l`'s topics (those of any of its photos) are
-    /// `locationTopicNumbers[locationStarts[l]..<locationStarts[l + 1]]`, ascending: a
-    /// filter rejects a location without the topic before counting its photos.
+    /// `locationTopicNumbers[locationStarts[l]..<locationStarts[l + 1]]`, ascending, each
+    /// with how many of its photos have it at the same index of `locationTopicCounts`: a
+    /// topic filter rejects or counts a location without reading its photos.
     private let locationStarts: [Int32]
     private let locationTopicNumbers: [UInt16]
+    private let locationTopicCounts: [Int32]
 
     /// - Parameters:
     ///   - spellings: each photo's topics as spelled, in `PhotoCatalog.photos` order.
@@ -61,24 +63,43 @@ public struct TopicIndex: Sendable {
         }
         self.starts = starts
         self.topicNumbers = topicNumbers
-        var topicsOfLocation = [Set<UInt16>](repeating: [], count: locationCount)
+        var topicsOfLocation = [[UInt16: Int32]](repeating: [:], count: locationCount)
         for photo in spellings.indices {
-            topicsOfLocation[locationOfPhoto[photo]].formUnion(topicNumbers[Int(starts[photo])..<Int(starts[photo + 1])])
+            for number in topicNumbers[Int(starts[photo])..<Int(starts[photo + 1])] {
+                topicsOfLocation[locationOfPhoto[photo]][number, default: 0] += 1
+            }
         }
         var locationStarts: [Int32] = [0]
         var locationTopicNumbers: [UInt16] = []
+        var locationTopicCounts: [Int32] = []
         for topics in topicsOfLocation {
-            locationTopicNumbers += topics.sorted()
+            for (number, count) in topics.sorted(by: { $0.key < $1.key }) {
+                locationTopicNumbers.append(number)
+                locationTopicCounts.append(count)
+            }
             locationStarts.append(Int32(locationTopicNumbers.count))
         }
         self.locationStarts = locationStarts
         self.locationTopicNumbers = locationTopicNumbers
+        self.locationTopicCounts = locationTopicCounts
     }
 
     /// Whether one of the location's photos has the topic.
     @inline(__always)
     public func location(_ location: Int, has topic: Int) -> Bool {
         Self.contains(topic, in: locationTopicNumbers, from: Int(locationStarts[location]), to: Int(locationStarts[location + 1]))
+    }
+
+    /// How many of the location's photos have the topic.
+    @inline(__always)
+    public func photoCount(location: Int, topic: Int) -> Int {
+        let end = Int(locationStarts[location + 1])
+        var index = Int(locationStarts[location])
+        while index < end {
+            if Int(locationTopicNumbers[index]) == topic { return Int(locationTopicCounts[index]) }
+            index += 1
+        }
+        return 0
     }
 
     /// The number of the topic `name` spells under case folding, or nil.
