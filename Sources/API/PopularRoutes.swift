@@ -28,25 +28,26 @@ struct PopularRoutes {
         let days = try parameters.integer("days", default: 30, in: 1...365)
         let limit = try parameters.integer("limit", default: 20, in: 1...PopularPhotos.maximumListed)
         guard let popular = try list(days) else { return nil }
-        var writer = JSONWriter(reservingCapacity: 64 + 520 * min(limit, popular.count))
-        writer.beginObject()
-        writer.field("days", days)
-        writer.key("photos")
-        writer.beginArray()
+        var body: [UInt8] = []
+        body.reserveCapacity(64 + 600 * min(limit, popular.count))
+        body.append(contentsOf: #"{"days":"#.utf8)
+        CatalogJSONNumber.append(days, to: &body)
+        body.append(contentsOf: #","photos":["#.utf8)
         var listed = 0
         for photo in popular where listed < limit {
-            // A photo that left the catalog is not listed.
-            guard var placed = photos.placedPhotoJSON(photoID: photo.photoID) else { continue }
-            // The PlacedPhoto reopened for one more member, in the room it was made with.
-            placed.removeLast()
-            placed.append(contentsOf: #","saveCount":"#.utf8)
-            CatalogJSONNumber.append(photo.saveCount, to: &placed)
-            placed.append(UInt8(ascii: "}"))
-            writer.raw(placed)
+            let start = body.count
+            if listed > 0 { body.append(UInt8(ascii: ",")) }
+            // A photo that left the catalog is not listed: its separator goes too.
+            guard photos.appendOpenPlacedPhoto(photoID: photo.photoID, to: &body) else {
+                body.removeSubrange(start...)
+                continue
+            }
+            body.append(contentsOf: #","saveCount":"#.utf8)
+            CatalogJSONNumber.append(photo.saveCount, to: &body)
+            body.append(UInt8(ascii: "}"))
             listed += 1
         }
-        writer.endArray()
-        writer.endObject()
-        return .json(writer.bytes)
+        body.append(contentsOf: "]}".utf8)
+        return .json(body)
     }
 }
