@@ -25,7 +25,16 @@ enum AccountJSON {
 
     /// RFC 3339 in UTC, whole seconds, e.g. `2026-11-22T03:07:23Z` (the stored times are whole seconds).
     static func timestamp(_ date: Date) -> String {
-        UTCDateTime(secondsSince1970: Int(date.timeIntervalSince1970.rounded(.down))).iso8601
+        dateTime(date).iso8601
+    }
+
+    /// Appends `timestamp(date)`'s bytes, for lists that write one per item.
+    static func appendTimestamp(_ date: Date, to bytes: inout [UInt8]) {
+        dateTime(date).appendISO8601(to: &bytes)
+    }
+
+    private static func dateTime(_ date: Date) -> UTCDateTime {
+        UTCDateTime(secondsSince1970: Int(date.timeIntervalSince1970.rounded(.down)))
     }
 
     private static func write(_ user: User, to writer: inout JSONWriter) {

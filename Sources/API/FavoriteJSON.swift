@@ -29,19 +29,18 @@ enum FavoriteJSON {
 
     /// One favorite, written in place after its PlacedPhoto (or as missing).
     private static func append(_ favorite: Favorite, photos: any PlacedPhotoProvider, to body: inout [UInt8]) {
-        let savedAt = AccountJSON.timestamp(favorite.savedAt)
         guard photos.appendOpenPlacedPhoto(photoID: favorite.photoID, to: &body) else {
             var writer = JSONWriter()
             writer.beginObject()
             writer.field("photoID", favorite.photoID)
             writer.field("missing", true)
-            writer.field("savedAt", savedAt)
+            writer.field("savedAt", AccountJSON.timestamp(favorite.savedAt))
             writer.endObject()
             body.append(contentsOf: writer.bytes)
             return
         }
         body.append(contentsOf: #","savedAt":""#.utf8)
-        body.append(contentsOf: savedAt.utf8)
+        AccountJSON.appendTimestamp(favorite.savedAt, to: &body)
         body.append(contentsOf: #""}"#.utf8)
     }
 }

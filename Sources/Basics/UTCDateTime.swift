@@ -32,19 +32,37 @@ public struct UTCDateTime: Sendable, Equatable {
 
     /// RFC 3339 in UTC, whole seconds: `2026-11-22T03:07:23Z`.
     public var iso8601: String {
-        iso8601WithoutOffset + "Z"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
+        appendISO8601(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `iso8601`'s bytes: a list that holds a timestamp per item (favorites)
+    /// writes each in place, with no string in between.
+    public func appendISO8601(to bytes: inout [UInt8]) {
+        appendISO8601WithoutOffset(to: &bytes)
+        bytes.append(UInt8(ascii: "Z"))
     }
 
     /// `2026-11-22T03:07:23`: the RFC 3339 date and time without the offset, for a caller
     /// that adds fractional seconds before the `Z`.
     public var iso8601WithoutOffset: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(19)
+        appendISO8601WithoutOffset(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func appendISO8601WithoutOffset(to bytes: inout [UInt8]) {
         guard (0...9999).contains(year) else {
-            return Self.padded(year, 4) + "-" + Self.padded(month, 2) + "-" + Self.padded(day, 2) + "T" + Self.padded(hour, 2)
-                + ":" + Self.padded(minute, 2) + ":" + Self.padded(second, 2)
+            let text = Self.padded(year, 4) + "-" + Self.padded(month, 2) + "-" + Self.padded(day, 2) + "T"
+                + Self.padded(hour, 2) + ":" + Self.padded(minute, 2) + ":" + Self.padded(second, 2)
+            bytes.append(contentsOf: text.utf8)
+            return
         }
-        // Every year a timestamp here has: 19 ASCII bytes written in place, one allocation
-        // (a list of favorites writes one per item).
-        return String(unsafeUninitializedCapacity: 19) { text in
+        // Every year a timestamp here has: 19 bytes written on the stack, appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 19) { text in
             func put(_ value: Int, _ width: Int, at offset: Int) {
                 var rest = value
                 for index in stride(from: offset + width - 1, through: offset, by: -1) {
@@ -63,7 +81,7 @@ public struct UTCDateTime: Sendable, Equatable {
             put(minute, 2, at: 14)
             text[16] = UInt8(ascii: ":")
             put(second, 2, at: 17)
-            return 19
+            bytes.append(contentsOf: text)
         }
     }
 

@@ -19,16 +19,34 @@ public final class Statement {
         self.connection = connection
     }
 
+    /// The bytes of the text and blob values of the last `bind`, bound without a copy
+    /// (`SQLITE_STATIC`): SQLite may read them until the parameters are cleared or the
+    /// statement is finalized, so the buffer lives exactly that long. One allocation per
+    /// `bind` rather than one per value (a lookup of 100 photos binds 100 texts).
+    private var boundBytes: UnsafeMutableRawBufferPointer?
+
     deinit {
         sqlite3_finalize(handle)
+        boundBytes?.deallocate()
     }
 
     /// Clears previous bindings and binds `values` to parameters 1, 2, …
     public func bind(_ values: [SQLiteValue]) throws {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
+        boundBytes?.deallocate()
+        let byteCount = values.reduce(0) { total, value in
+            switch value {
+            case .text(let text): total + text.utf8.count
+            case .blob(let bytes): total + bytes.count
+            case .null, .integer, .real: total
+            }
+        }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(byteCount, 1), alignment: 1)
+        boundBytes = buffer
+        var offset = 0
+        for (position, value) in values.enumerated() {
+            let index = Int32(position + 1)
             let code: Int32
             switch value {
             case .null:
@@ -37,12 +55,18 @@ public final class Statement {
                 code = sqlite3_bind_int64(handle, index, number)
             case .real(let number):
                 code = sqlite3_bind_double(handle, index, number)
-            case .text(let text):
-                code = sqlite3_bind_text(handle, index, text, -1, sqliteTransient)
-            case .blob(let bytes):
-                code = bytes.withUnsafeBytes { buffer in
-                    sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), sqliteTransient)
+            case .text(var text):
+                let count = text.withUTF8 { bytes in
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]).copyMemory(from: UnsafeRawBufferPointer(bytes))
+                    return bytes.count
                 }
+                let characters = (buffer.baseAddress! + offset).assumingMemoryBound(to: CChar.self)
+                code = sqlite3_bind_text(handle, index, characters, Int32(count), nil)
+                offset += count
+            case .blob(let bytes):
+                bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]).copyMemory(from: $0) }
+                code = sqlite3_bind_blob(handle, index, buffer.baseAddress! + offset, Int32(bytes.count), nil)
+                offset += bytes.count
             }
             guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
         }
@@ -96,9 +120,6 @@ public final class Statement {
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 }
-
-/// `SQLITE_TRANSIENT`: SQLite copies the bound bytes before the call returns.
-let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// A statement belongs to its connection's thread; it never crosses to another.
 @available(*, unavailable)
