@@ -27,6 +27,10 @@ public final class PhotoCatalog: Sendable {
     private let photoIndexByID: [String: Int]
     private let locationIndexByID: [String: Int]
     private let index: SpatialIndex
+    /// Per topic number, a tree of only the locations with that topic: a topic-filtered
+    /// `/nearby` searches it instead of `index`, so it never walks the many nearer
+    /// locations without the topic (a common topic is on one location in ten).
+    private let topicSpatialIndexes: [SpatialIndex]
     /// The locations by latitude strip and longitude, for region queries.
     private let regionIndex: RegionIndex
 
@@ -53,6 +57,10 @@ public final class PhotoCatalog: Sendable {
         locationIndexByID = Dictionary(uniqueKeysWithValues: locations.indices.map { (locations[$0].locationID, $0) })
 
         index = SpatialIndex(latitudes: latitudes, longitudes: longitudes)
+        let everyLatitude = latitudes, everyLongitude = longitudes
+        topicSpatialIndexes = topicIndex.locationsByTopic().map { locations in
+            SpatialIndex(latitudes: everyLatitude, longitudes: everyLongitude, locations: locations)
+        }
         regionIndex = RegionIndex(sites: locations.indices.map { location in
             RegionIndex.Site(
                 latitude: locations[location].latitude, longitude: locations[location].longitude,
@@ -112,7 +120,7 @@ public final class PhotoCatalog: Sendable {
     public func nearby(_ query: NearbyQuery) -> [NearbyMatch] {
         let filter = query.filter
         let cone = query.cone.map { AimedCone($0, latitude: query.latitude, longitude: query.longitude) }
-        let found = index.nearest(
+        let found = spatialIndex(for: filter).nearest(
             latitude: query.latitude, longitude: query.longitude, limit: query.limit, maxDistance: query.radius ?? .infinity,
             cone: cone
         ) { location in
@@ -120,7 +128,6 @@ public final class PhotoCatalog: Sendable {
             if let cone, !cone.contains(unitVectors[location], latitude: latitudes[location], longitude: longitudes[location]) {
                 return false
             }
-            if let topic = filter.topic, !topicIndex.location(location, has: topic) { return false }
             guard filter.filtersYears else {
                 // A candidate's photo count is read if it is found: loaded while the search goes on.
                 photoRanges.withUnsafeBufferPointer { prefetch_for_reading($0.baseAddress! + location) }
@@ -135,6 +142,11 @@ public final class PhotoCatalog: Sendable {
         }
     }
 
+    /// The tree a search with `filter` walks: with a topic, the topic's own.
+    private func spatialIndex(for filter: PhotoFilter) -> SpatialIndex {
+        filter.topic.map { topicSpatialIndexes[$0] } ?? index
+    }
+
     /// The initial bearing from a point to a location, in degrees, 0 ≤ b < 360.
     public func bearing(from latitude: Double, _ longitude: Double, to location: Int) -> Double {
         GreatCircle.initialBearing(
@@ -147,11 +159,10 @@ public final class PhotoCatalog: Sendable {
     public func locations(
         withinMeters radius: Double, latitude: Double, longitude: Double, filter: PhotoFilter, minPhotos: Int
     ) -> [NearbyMatch] {
-        let found = index.within(latitude: latitude, longitude: longitude, maxDistance: radius) { location in
+        let found = spatialIndex(for: filter).within(latitude: latitude, longitude: longitude, maxDistance: radius) { location in
             if let borough = filter.borough, boroughs[location] != borough { return false }
             // All its photos are an upper bound of the matching ones: most locations fail here, uncounted.
             guard photoRanges[location].count >= minPhotos else { return false }
-            if let topic = filter.topic, !topicIndex.location(location, has: topic) { return false }
             return photoCount(location: location, filter: filter) >= minPhotos
         }
         return found.map { match in

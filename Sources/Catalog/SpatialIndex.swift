@@ -93,14 +93,23 @@ struct SpatialIndex: Sendable {
 
     /// - Parameters: the locations' coordinates in degrees, by location index.
     init(latitudes: [Double], longitudes: [Double]) {
-        let vectors = zip(latitudes, longitudes).map { GreatCircle.unitVector(latitude: $0, longitude: $1) }
+        self.init(latitudes: latitudes, longitudes: longitudes, locations: Array(latitudes.indices))
+    }
+
+    /// A tree of some of the locations only: searches find no other.
+    /// - Parameters:
+    ///   - latitudes, longitudes: every location's coordinates in degrees, by location index.
+    ///   - locations: the location indexes the tree holds.
+    init(latitudes: [Double], longitudes: [Double], locations: [Int]) {
+        let vectors = locations.map { GreatCircle.unitVector(latitude: latitudes[$0], longitude: longitudes[$0]) }
+        // A slot first holds a position in `locations`; the build orders the slots.
         var slots = Array(0..<Int32(vectors.count))
         var nodes = [Node.placeholder]
         depth = Self.build(&nodes, &slots, vectors, 0..<vectors.count, into: 0)
         self.nodes = nodes
-        points = slots.map { Point(vectors[Int($0)], location: $0) }
+        points = slots.map { Point(vectors[Int($0)], location: Int32(locations[Int($0)])) }
         sites = slots.map { slot in
-            let location = Int(slot)
+            let location = locations[Int(slot)]
             return Site(
                 latitude: latitudes[location], longitude: longitudes[location],
                 cosLatitude: GreatCircle.cosLatitude(latitudes[location]))

@@ -84,6 +84,17 @@ public struct TopicIndex: Sendable {
         self.locationTopicCounts = locationTopicCounts
     }
 
+    /// The locations with the topic (one of their photos has it), ascending, by topic number.
+    public func locationsByTopic() -> [[Int]] {
+        var locations = [[Int]](repeating: [], count: topics.count)
+        for location in 0..<(locationStarts.count - 1) {
+            for index in Int(locationStarts[location])..<Int(locationStarts[location + 1]) {
+                locations[Int(locationTopicNumbers[index])].append(location)
+            }
+        }
+        return locations
+    }
+
     /// Whether one of the location's photos has the topic.
     @inline(__always)
     public func location(_ location: Int, has topic: Int) -> Bool {
