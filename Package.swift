@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "ExploreTests", dependencies: ["Basics", "Explore", "Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "TestSupport"]),
         .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets", "HTTPServer", "TestSupport"]),
-        .testTarget(name: "APITests", dependencies: ["API", "HTTPServer", "WebAssets", "TestSupport"]),
+        .testTarget(name: "APITests", dependencies: ["API", "Catalog", "HTTPServer", "WebAssets", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "Catalog", "SQLite", "TestSupport", "PastNYC", "Walks"]),
     ]
 )

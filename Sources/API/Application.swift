@@ -19,7 +19,8 @@ public final class Application: Sendable {
             atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         let started = ContinuousClock.now
         let catalog = try CatalogStore.openOrBuild(
-            dataDirectory: configuration.dataDirectory, sourceDirectory: configuration.sourceDirectory)
+            dataDirectory: configuration.dataDirectory, sourceDirectory: configuration.sourceDirectory,
+            snapshot: CatalogSnapshot.gzip(for:))
         logger.info("catalog ready", metadata: ["duration_ms": "\((ContinuousClock.now - started).milliseconds)"])
         let store: any UserDataStore =
             if let url = configuration.databaseURL {
@@ -38,6 +39,17 @@ public final class Application: Sendable {
         ServiceRoutes(openAPI: openAPIDocument).register(in: &router)
         webRoutes.register(in: &router)
         let catalogRoutes = CatalogRoutes(catalog: catalog)
+        let snapshotStarted = ContinuousClock.now
+        let snapshot = try CatalogSnapshot(
+            json: catalogRoutes.json, dataVersion: catalog.dataVersion,
+            storedGzip: CatalogStore.storedSnapshotGzip(dataDirectory: configuration.dataDirectory))
+        logger.info(
+            "snapshot ready",
+            metadata: [
+                "duration_ms": "\((ContinuousClock.now - snapshotStarted).milliseconds)", "bytes": "\(snapshot.body.count)",
+                "gzip_bytes": "\(snapshot.gzipped.count)", "stored_gzip": "\(snapshot.usedStoredGzip)",
+            ])
+        SnapshotRoutes(snapshot: snapshot).register(in: &router)
         PopularRoutes(popular: accounts.popularPhotos, photos: catalogRoutes.placedPhotos).register(in: &router)
         catalogRoutes.register(in: &router)
         let search = try PhotoSearch(catalog: catalog, databasePath: CatalogStore.databasePath(configuration.dataDirectory))

@@ -353,19 +353,61 @@ public final class CatalogJSON: PlacedPhotoProvider, Sendable {
     /// spliced from three precomputed pieces: the photo's summary without its closing
     /// brace, its location's place (`locationID` to `borough`) and the photo's tail.
     func photoBody(_ index: Int) -> [UInt8] {
-        let summary = Int(photoFragments[index])
-        let location = catalog.photos[index].locationIndex
-        let head = Int(locationFragments[location])
-        let place = 1..<Int(intersectionStarts[location])
         var body: [UInt8] = []
-        body.reserveCapacity(fragments.size(summary) + place.count + photoTails.size(index))
-        fragments.append(summary, part: 0..<(fragments.size(summary) - 1), to: &body)
-        body.append(UInt8(ascii: ","))
-        fragments.append(head, part: place, to: &body)
-        body.append(UInt8(ascii: ","))
-        photoTails.append(index, part: 1..<photoTails.size(index), to: &body)
+        body.reserveCapacity(photoSize(index))
+        appendPhoto(index, to: &body)
         return body
     }
+
+    /// Appends the full photo `photoBody` returns.
+    private func appendPhoto(_ index: Int, to body: inout some CatalogByteSink & ~Copyable) {
+        let summary = Int(photoFragments[index])
+        let location = catalog.photos[index].locationIndex
+        fragments.append(summary, part: 0..<(fragments.size(summary) - 1), to: &body)
+        body.append(UInt8(ascii: ","))
+        fragments.append(Int(locationFragments[location]), part: 1..<Int(intersectionStarts[location]), to: &body)
+        body.append(UInt8(ascii: ","))
+        photoTails.append(index, part: 1..<photoTails.size(index), to: &body)
+    }
+
+    /// The length of a full photo: its summary without the closing brace, a comma, its
+    /// place (after the head's opening brace), a comma, its tail without the opening brace.
+    private func photoSize(_ index: Int) -> Int {
+        let location = catalog.photos[index].locationIndex
+        return (fragments.size(Int(photoFragments[index])) - 1) + 1 + (Int(intersectionStarts[location]) - 1) + 1
+            + (photoTails.size(index) - 1)
+    }
+
+    /// `GET /catalog/snapshot`: JSON Lines, one line per location in `locationID` order
+    /// (the catalog's), each the Location (as `/locations/{locationID}` has it) with
+    /// `"photos"`: every one of its photos as `photoBody` writes it, in source order.
+    /// Written into one allocation of its bound, from the same fragments as every
+    /// other answer, so a line never disagrees with the endpoints.
+    func snapshotBody() -> [UInt8] {
+        var capacity = 0
+        for location in catalog.locations.indices {
+            let photos = catalog.photoRange(location: location)
+            capacity += fragments.size(Int(locationFragments[location])) + Self.snapshotLineBound + photos.count
+            for photo in photos { capacity += photoSize(photo) }
+        }
+        return CatalogBodyWriter.body(capacity: capacity) { body in
+            for location in catalog.locations.indices {
+                let photos = catalog.photoRange(location: location)
+                fragments.append(Int(locationFragments[location]), to: &body)
+                CatalogJSONNumber.append(photos.count, to: &body)
+                body.append(#","photos":["#)
+                for photo in photos {
+                    if photo != photos.lowerBound { body.append(UInt8(ascii: ",")) }
+                    appendPhoto(photo, to: &body)
+                }
+                body.append("]}\n")
+            }
+        }
+    }
+
+    /// The bytes of a snapshot line besides its head, its photos and the commas between
+    /// them: the count (at most 20 digits), `,"photos":[` and the closing `]}` and newline.
+    private static let snapshotLineBound = 40
 
     /// `{"intersection":…,"folder":…,"text":…,"years":[…],"nyplURL":…}`: the members of a
     /// full photo after its location's, in contract order.

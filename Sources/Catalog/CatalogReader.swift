@@ -18,6 +18,12 @@ enum CatalogReader {
         }
     }
 
+    /// The offline snapshot's gzip copy, if the build made one.
+    static func snapshotGzip(path: String) throws -> [UInt8]? {
+        let connection = try SQLiteConnection(path: path, mode: .readOnly)
+        return try connection.queryFirst("SELECT gzip FROM catalog_snapshot WHERE id = 1") { $0.blob(0) }
+    }
+
     /// Loads every location, photo, year and topic into memory, streaming the rows straight
     /// into their final arrays: locations come out of SQLite already ordered by
     /// `locationID` (the UNIQUE index; BINARY collation is UTF-8 byte order), and each

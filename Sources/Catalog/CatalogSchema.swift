@@ -7,8 +7,9 @@ enum CatalogSchema {
     /// catalog reads answer does: it is part of every catalog ETag (`SourceFiles.dataVersion`).
     /// Version 2 added the full-text index `photo_search`; version 3 the postings
     /// derived from it (`photo_search_words`, `photo_search_lengths`); version 4 the
-    /// photos' subject topics (`photo_topics`).
-    static let formatVersion = 4
+    /// photos' subject topics (`photo_topics`); version 5 the offline snapshot's gzip copy
+    /// (`catalog_snapshot`, `CatalogStore.SnapshotRenderer`).
+    static let formatVersion = 5
 
     static let metaFormatVersion = "format_version"
     static let metaLocationsDigest = "locations_sha256"
@@ -56,5 +57,9 @@ enum CatalogSchema {
             topic TEXT NOT NULL,
             PRIMARY KEY (photo, position)
         ) WITHOUT ROWID;
+        CREATE TABLE catalog_snapshot (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            gzip BLOB NOT NULL
+        );
         """ + SearchIndex.statements
 }

@@ -20,9 +20,20 @@ public enum CatalogStore {
     public static let boroughsFileName = SourceFiles.boroughsFileName
     static let temporaryPrefix = databaseFileName + ".tmp-"
 
+    /// Makes the gzip copy of the offline snapshot (`GET /catalog/snapshot`) that a build
+    /// stores, from the catalog it built. The JSON belongs to the API, so the caller passes
+    /// the renderer; the build keeps its result because compressing tens of megabytes takes
+    /// seconds that no start should pay. Only the gzip copy is kept: a start renders the
+    /// identity bytes again from the catalog in memory, which costs less than reading them.
+    public typealias SnapshotRenderer = (PhotoCatalog) throws -> [UInt8]
+
     /// Loads the catalog, first building it when it is missing, unreadable, of another
     /// format version, or built from source files with other SHA-256 digests.
-    public static func openOrBuild(dataDirectory: String, sourceDirectory: String) throws -> PhotoCatalog {
+    /// - Parameter snapshot: what a build stores as the offline snapshot; without it,
+    ///   a build stores none.
+    public static func openOrBuild(
+        dataDirectory: String, sourceDirectory: String, snapshot: SnapshotRenderer? = nil
+    ) throws -> PhotoCatalog {
         let sources = try SourceFiles(directory: sourceDirectory)
         let path = databasePath(dataDirectory)
         if FileManager.default.fileExists(atPath: path), CatalogReader.isCurrent(path: path, sources: sources) {
@@ -31,13 +42,17 @@ public enum CatalogStore {
             removeAbandonedTemporaries(in: dataDirectory)
             return try CatalogReader.load(path: path)
         }
-        try build(sources, dataDirectory: dataDirectory)
-        return try CatalogReader.load(path: path)
+        return try build(sources, dataDirectory: dataDirectory, snapshot: snapshot) ?? CatalogReader.load(path: path)
     }
 
     /// Rebuilds the catalog from the source files unconditionally (`past-nyc import`).
-    public static func build(dataDirectory: String, sourceDirectory: String) throws {
-        try build(try SourceFiles(directory: sourceDirectory), dataDirectory: dataDirectory)
+    public static func build(dataDirectory: String, sourceDirectory: String, snapshot: SnapshotRenderer? = nil) throws {
+        try build(try SourceFiles(directory: sourceDirectory), dataDirectory: dataDirectory, snapshot: snapshot)
+    }
+
+    /// The gzip copy of the offline snapshot the catalog of `dataDirectory` was built with, if any.
+    public static func storedSnapshotGzip(dataDirectory: String) throws -> [UInt8]? {
+        try CatalogReader.snapshotGzip(path: databasePath(dataDirectory))
     }
 
     /// Where the catalog database of a data directory lives.
@@ -45,7 +60,10 @@ public enum CatalogStore {
         (dataDirectory as NSString).appendingPathComponent(databaseFileName)
     }
 
-    private static func build(_ sources: SourceFiles, dataDirectory: String) throws {
+    /// Returns the catalog as built when the snapshot renderer needed it loaded, so the
+    /// caller need not load it again.
+    @discardableResult
+    private static func build(_ sources: SourceFiles, dataDirectory: String, snapshot: SnapshotRenderer?) throws -> PhotoCatalog? {
         do {
             try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         } catch {
@@ -61,6 +79,12 @@ public enum CatalogStore {
         }
         let boroughs = try BoroughMap(contentsOf: sources.boroughsPath)
         try write(sources, boroughs: boroughs, to: temporaryPath)
+        var built: PhotoCatalog?
+        if let snapshot {
+            let catalog = try CatalogReader.load(path: temporaryPath)
+            try write(snapshotGzip: try snapshot(catalog), to: temporaryPath)
+            built = catalog
+        }
         try sync(path: temporaryPath, flags: O_RDONLY)
         guard rename(temporaryPath, path) == 0 else {
             throw CatalogError.fileSystem(operation: "rename", path: temporaryPath, errno: errno)
@@ -68,6 +92,14 @@ public enum CatalogStore {
         installed = true
         // The rename itself is durable only once the directory is synced (fsync(2)).
         try sync(path: dataDirectory, flags: O_RDONLY | O_DIRECTORY)
+        return built
+    }
+
+    /// Adds the snapshot's gzip copy to a catalog written by `write(_:boroughs:to:)`, still private.
+    private static func write(snapshotGzip: [UInt8], to path: String) throws {
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF")
+        try connection.execute("INSERT INTO catalog_snapshot (id, gzip) VALUES (1, ?)", [.blob(snapshotGzip)])
     }
 
     /// Writes the whole catalog in one transaction; the connection closes on return.

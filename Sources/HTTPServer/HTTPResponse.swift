@@ -1,6 +1,7 @@
 /// A response value returned by handlers. The server adds `Date`, `Server`,
 /// `Content-Length`, `Connection`, `X-Request-ID`, CORS and `Vary`, applies gzip,
-/// answers `If-None-Match` with 304 when `etag` is set, and drops the body for HEAD.
+/// answers `If-None-Match` with 304 when `etag` is set, `Range` when `acceptsRanges`
+/// is, and drops the body for HEAD.
 public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
@@ -11,6 +12,11 @@ public struct HTTPResponse: Sendable {
     /// `body` when the response is sent gzipped, and must return what `Gzip.compress(body)`
     /// does (nil: compress as usual).
     public var gzippedBody: (@Sendable () -> [UInt8]?)?
+    /// Whether a `200` to GET or HEAD serves single byte ranges of `body` (RFC 9110 §14,
+    /// `RangeSelection`): `Accept-Ranges: bytes`, `206` with `Content-Range` over the
+    /// identity body (never gzipped), `416`, and `If-Range` compared with `etag`. Off by
+    /// default, so a route opts in; `Range` is evaluated after `If-None-Match`.
+    public var acceptsRanges = false
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], etag: String? = nil) {
         self.status = status

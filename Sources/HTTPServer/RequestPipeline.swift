@@ -48,7 +48,7 @@ enum RequestPipeline {
         response.headers.add("Allow", allow)
         if headers.contains("Origin"), headers.contains("Access-Control-Request-Method") {
             response.headers.add("Access-Control-Allow-Methods", allow)
-            response.headers.add("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match, X-Request-ID")
+            response.headers.add("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match, If-Range, Range, X-Request-ID")
             response.headers.add("Access-Control-Max-Age", "86400")
         }
         return response

@@ -8,6 +8,7 @@ extension ResponseEncoder {
         var hasIfNoneMatch = false
         var hasOrigin = false
         var hasAuthorization = false
+        var hasRange = false
 
         init(_ headers: HTTPHeaders) {
             for (name, _) in headers {
@@ -19,6 +20,8 @@ extension ResponseEncoder {
                     hasOrigin = true
                 } else if name.caseInsensitiveEquals("Authorization") {
                     hasAuthorization = true
+                } else if name.caseInsensitiveEquals("Range") {
+                    hasRange = true
                 }
             }
         }

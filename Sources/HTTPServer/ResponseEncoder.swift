@@ -3,8 +3,8 @@ import Gzip
 
 /// Turns a handler's `HTTPResponse` into the bytes on the wire, adding what the server
 /// owns: `Date`, `Server`, `Content-Length`, `Connection`, `X-Request-ID`, CORS, `Vary`,
-/// gzip, `ETag` and the 304 of a matching `If-None-Match`, `Cache-Control` by the route's
-/// `CachePolicy`, and dropping the body for HEAD.
+/// gzip, `ETag` and the 304 of a matching `If-None-Match`, the 206 and 416 of a `Range`
+/// (`RangeSelection`), `Cache-Control` by the route's `CachePolicy`, and dropping the body for HEAD.
 enum ResponseEncoder {
     /// What the encoder needs to know of the request being answered.
     struct Context {
@@ -32,12 +32,13 @@ enum ResponseEncoder {
     /// Bodies at or under this size are sent as they are: gzip would barely help.
     static let minimumGzipBytes = 1024
 
-    static let exposedHeaders = "ETag, Retry-After, WWW-Authenticate, Location, X-Request-ID"
+    static let exposedHeaders = "ETag, Retry-After, WWW-Authenticate, Location, X-Request-ID, Content-Range"
 
     /// The head's bytes besides the status and the header values and names: the status line's
-    /// and each field's punctuation, the fixed names (the server's own and the CORS pair),
-    /// a 20-digit status code and Content-Length.
-    private static let fixedHeadBytes = 256
+    /// and each field's punctuation, the fixed names (the server's own, the CORS pair, and
+    /// a range answer's `Content-Type` and `Content-Range`), a 20-digit status code and
+    /// Content-Length.
+    private static let fixedHeadBytes = 288
 
     static func encode(_ response: HTTPResponse, context: Context, serverName: String, date: [UInt8]) -> Encoded {
         let request = RequestFields(context.requestHeaders)
@@ -50,9 +51,12 @@ enum ResponseEncoder {
         var vary: String?
         var etag: String?
         var contentEncoding: String?
+        /// Replaces the handler's `Content-Type` when the encoder replaces its body (a 416).
+        var contentType: String?
+        var contentRange: String?
 
         let compressible = handler.isCompressible
-        let wantsGzip = compressible && body.count > minimumGzipBytes && request.hasAcceptEncoding
+        var wantsGzip = compressible && body.count > minimumGzipBytes && request.hasAcceptEncoding
             && AcceptEncoding.allowsGzip(context.requestHeaders)
         if compressible {
             if let existing = handler.firstVary {
@@ -76,6 +80,34 @@ enum ResponseEncoder {
                 body = []
             }
         }
+        if response.acceptsRanges, status == .ok, request.hasRange, context.method == .get || context.method == .head {
+            let length = body.count
+            switch RangeSelection.evaluate(context.requestHeaders, etag: response.etag, length: length) {
+            case .whole:
+                break
+            case .partial(let range):
+                // RFC 9110 §14.2: a range of the identity body, so with the identity's
+                // tag (§15.3.7: a 206 carries the validators and Vary a 200 would).
+                status = .partialContent
+                body = Array(body[range])
+                wantsGzip = false
+                etag = response.etag
+                contentRange = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(length)"
+            case .unsatisfiable:
+                // RFC 9110 §15.5.17: the current length, so the client can ask again.
+                let problem = HTTPError(
+                    .rangeNotSatisfiable, detail: "The range starts past the end of the \(length) bytes of this resource."
+                ).problemResponse
+                status = problem.status
+                body = problem.body
+                contentType = HTTPResponse.problemContentType
+                omit.contentType = true
+                wantsGzip = false
+                etag = nil
+                omit.etag = true
+                contentRange = "bytes */\(length)"
+            }
+        }
         if wantsGzip, status != .notModified, let compressed = response.gzippedBody?() ?? (try? Gzip.compress(body)) {
             body = compressed
             contentEncoding = "gzip"
@@ -90,7 +122,8 @@ enum ResponseEncoder {
         var capacity =
             fixedHeadBytes + status.reasonPhrase.utf8.count + date.count + serverName.utf8.count
             + context.requestID.utf8.count + handler.bytes + (vary?.utf8.count ?? 0) + (etag?.utf8.count ?? 0)
-            + (contentEncoding?.utf8.count ?? 0) + (cacheControl?.utf8.count ?? 0)
+            + (contentEncoding?.utf8.count ?? 0) + (cacheControl?.utf8.count ?? 0) + (contentType?.utf8.count ?? 0)
+            + (contentRange?.utf8.count ?? 0) + (response.acceptsRanges ? acceptRangesField.utf8CodeUnitCount : 0)
         if omit.cors { capacity += exposedHeaders.utf8.count }
         let head = ByteWriter.bytes(capacity: capacity) { bytes in
             bytes.write("HTTP/1.1 ")
@@ -114,6 +147,17 @@ enum ResponseEncoder {
             if let etag {
                 bytes.write("\r\nETag: ")
                 bytes.write(utf8: etag)
+            }
+            if let contentType {
+                bytes.write("\r\nContent-Type: ")
+                bytes.write(utf8: contentType)
+            }
+            if response.acceptsRanges {
+                bytes.write(acceptRangesField)
+            }
+            if let contentRange {
+                bytes.write("\r\nContent-Range: ")
+                bytes.write(utf8: contentRange)
             }
             if let contentEncoding {
                 bytes.write("\r\nContent-Encoding: ")
@@ -165,6 +209,9 @@ enum ResponseEncoder {
             return context.caching.value
         }
     }
+
+    /// What a response that serves byte ranges announces (RFC 9110 §14.3).
+    private static let acceptRangesField: StaticString = "\r\nAccept-Ranges: bytes"
 
     /// The interim `100 Continue` (RFC 9110 §15.2.1).
     static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)

@@ -1,3 +1,4 @@
+import API
 import ArgumentParser
 import Catalog
 import Foundation
@@ -18,7 +19,8 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         try FileManager.default.createDirectory(atPath: storage.dataDir, withIntermediateDirectories: true)
         let started = ContinuousClock.now
-        try CatalogStore.build(dataDirectory: storage.dataDir, sourceDirectory: storage.resolvedSourceDir)
+        try CatalogStore.build(
+            dataDirectory: storage.dataDir, sourceDirectory: storage.resolvedSourceDir, snapshot: CatalogSnapshot.gzip(for:))
         print("catalog built in \(storage.dataDir) in \(ContinuousClock.now - started)")
     }
 }

@@ -76,7 +76,8 @@ public enum SharedCatalog {
         atexit {
             try? FileManager.default.removeItem(atPath: SharedCatalog.directory)  // Best effort at exit: nothing left to report to.
         }
-        try CatalogStore.build(dataDirectory: directory, sourceDirectory: PackageRoot.path + "/Data")
+        try CatalogStore.build(
+            dataDirectory: directory, sourceDirectory: PackageRoot.path + "/Data", snapshot: CatalogSnapshot.gzip(for:))
         return directory + "/" + CatalogStore.databaseFileName
     }
 

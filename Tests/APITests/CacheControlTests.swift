@@ -19,6 +19,7 @@ import WebAssets
         "GET /photos/popular": ("/photos/popular", nil),
         "GET /locations/{locationID}": ("/locations/40.729510,-73.953958", nil),
         "GET /boroughs": ("/boroughs", nil),
+        "GET /catalog/snapshot": ("/catalog/snapshot", nil),
         "GET /topics": ("/topics", nil),
         "GET /search": ("/search?q=broadway", nil),
         "GET /clusters": ("/clusters?south=40.70&west=-74.02&north=40.75&east=-73.97&zoom=12", nil),
@@ -71,7 +72,7 @@ import WebAssets
         try Set([
             "GET /openapi.yaml", "GET /nearby", "GET /region", "GET /photos/{photoID}", "GET /locations/{locationID}",
             "GET /boroughs", "GET /topics", "GET /search", "GET /clusters", "GET /tours", "GET /data/boroughs.geojson",
-            "GET /app/settings.json",
+            "GET /app/settings.json", "GET /catalog/snapshot",
         ]).union(webExamples().keys)
     }
 

@@ -7,7 +7,7 @@ import TestSupport
 
 /// `ResponseEncoder.encode` writes the head in one pass over the handler's fields; its twin
 /// here edits a copy of the fields step by step, as the rules read (drop the server's own,
-/// add or extend `Vary`, set `ETag`, answer 304, gzip, `Cache-Control`, CORS), then writes them all. Both
+/// add or extend `Vary`, set `ETag`, answer 304, answer a `Range`, gzip, `Cache-Control`, CORS), then writes them all. Both
 /// must give the same bytes for any response and request.
 @Suite struct ResponseEncoderTwinTests {
     @Test func onePassEncodingMatchesTheStepByStepTwin() {
@@ -58,7 +58,9 @@ import TestSupport
         let body = (0..<bodySize).map { UInt8(ascii: "a") + UInt8($0 % 7) }
         let status = [HTTPStatus.ok, .ok, .ok, .created, .noContent, .partialContent, .notFound].randomElement(using: &random)!
         let etag = [nil, "\"abc\"", "W/\"weak\""].randomElement(using: &random)!
-        return HTTPResponse(status: status, headers: headers, body: body, etag: etag)
+        var response = HTTPResponse(status: status, headers: headers, body: body, etag: etag)
+        response.acceptsRanges = Bool.random(using: &random)
+        return response
     }
 
     private static func randomRequestHeaders(using random: inout SeededGenerator) -> HTTPHeaders {
@@ -70,6 +72,8 @@ import TestSupport
             ("Accept", ["*/*"]),
             ("Authorization", ["Bearer abc"]),
             ("Access-Control-Request-Method", ["GET"]),
+            ("Range", ["bytes=0-9", "bytes=-5", "bytes=1000-", "bytes=5000-", "bytes=0-1,3-4", "items=0-1"]),
+            ("If-Range", ["\"abc\"", "\"abc-gzip\""]),
         ]
         var headers = HTTPHeaders()
         for _ in 0..<(random.next() % 5) {
@@ -90,7 +94,7 @@ import TestSupport
         for name in serverOwned { headers.remove(name) }
 
         let compressible = isCompressible(headers)
-        let wantsGzip = compressible && body.count > ResponseEncoder.minimumGzipBytes
+        var wantsGzip = compressible && body.count > ResponseEncoder.minimumGzipBytes
             && AcceptEncoding.allowsGzip(context.requestHeaders)
         if compressible {
             if let vary = headers["Vary"] {
@@ -112,6 +116,30 @@ import TestSupport
                 body = []
             }
         }
+        var contentRange: String?
+        if response.acceptsRanges, status == .ok, context.method == .get || context.method == .head {
+            let length = body.count
+            switch RangeSelection.evaluate(context.requestHeaders, etag: response.etag, length: length) {
+            case .whole:
+                break
+            case .partial(let range):
+                status = .partialContent
+                body = Array(body[range])
+                wantsGzip = false
+                if let etag = response.etag { headers.set("ETag", etag) }
+                contentRange = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(length)"
+            case .unsatisfiable:
+                status = .rangeNotSatisfiable
+                body = HTTPError(.rangeNotSatisfiable, detail: "The range starts past the end of the \(length) bytes of this resource.")
+                    .problemResponse.body
+                wantsGzip = false
+                headers.remove("ETag")
+                headers.set("Content-Type", HTTPResponse.problemContentType)
+                contentRange = "bytes */\(length)"
+            }
+        }
+        if response.acceptsRanges { headers.add("Accept-Ranges", "bytes") }
+        if let contentRange { headers.add("Content-Range", contentRange) }
         if wantsGzip, status != .notModified, let compressed = try? Gzip.compress(body) {
             body = compressed
             headers.set("Content-Encoding", "gzip")

@@ -119,7 +119,7 @@ import TestSupport
             #expect(preflight.status == 204)
             #expect(preflight.header("Access-Control-Allow-Origin") == "*")
             #expect(preflight.header("Access-Control-Allow-Methods") == "GET, HEAD, OPTIONS")
-            #expect(preflight.header("Access-Control-Allow-Headers") == "Authorization, Content-Type, If-None-Match, X-Request-ID")
+            #expect(preflight.header("Access-Control-Allow-Headers") == "Authorization, Content-Type, If-None-Match, If-Range, Range, X-Request-ID")
             #expect(preflight.header("Access-Control-Max-Age") == "86400")
 
             try client.send("OPTIONS /nowhere HTTP/1.1\r\nHost: t\r\nOrigin: https://app.example\r\n\r\n")
@@ -128,7 +128,7 @@ import TestSupport
             try client.send("GET /hello HTTP/1.1\r\nHost: t\r\nOrigin: https://app.example\r\n\r\n")
             let simple = try client.readResponse()
             #expect(simple.header("Access-Control-Allow-Origin") == "*")
-            #expect(simple.header("Access-Control-Expose-Headers") == "ETag, Retry-After, WWW-Authenticate, Location, X-Request-ID")
+            #expect(simple.header("Access-Control-Expose-Headers") == "ETag, Retry-After, WWW-Authenticate, Location, X-Request-ID, Content-Range")
         }
     }
 
