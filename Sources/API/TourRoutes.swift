@@ -55,8 +55,8 @@ struct TourRoutes: Sendable {
         let body = TourJSON.body(tour, json: json) { stop, body in
             json.appendMatchingPhotos(of: stop.site.location, filter: filter, limit: Self.photosPerStop, to: &body)
         }
-        // "t1": the planner's version, so a server with another planner tags its tours apart.
-        let etag = CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "t1") { tag in
+        // "t2": the planner's version, so a server with another planner tags its tours apart.
+        let etag = CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "t2") { tag in
             tag.add(latitude)
             tag.add(longitude)
             tag.add(minutes)
