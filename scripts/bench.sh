@@ -29,7 +29,9 @@
 #             run who saved 200 of the 400 photos the lists are drawn from
 #   walks     walks-accept, walks-reject: POST /walks/{id}/points over 64 walks of a
 #             fresh user, every point accepted (a durable, group-committed write) or
-#             every point rejected (no write)
+#             every point rejected (no write); walks-batch: POST
+#             /walks/{id}/points/batch of 100 points recorded offline, every point
+#             accepted (req/s × 100 is points/s, each batch one durable transaction)
 #   login     GET /nearby on 4 connections while 16 clients log in at the OWASP
 #             scrypt cost (waiting out Retry-After after a 503): the row is /nearby's,
 #             the logins' statuses are in its last column
@@ -181,7 +183,7 @@ register() {
 NAMES=(); POOLED=(); declare -A LABEL SIZE GOAL_RATIO GOAL_RPS GOAL_P99 TARGET_URL TARGET_PIDS
 for requested in "${REQUESTED[@]}"; do
     case "$requested" in
-        walks | walks-accept | walks-reject | login | cluster) ;;
+        walks | walks-accept | walks-reject | walks-batch | login | cluster) ;;
         nearby* | region* | photos | locations | healthz | topics | popular | clusters* | search | tours | favorites | favorites-ids)
             POOLED+=("$requested") ;;
         *) echo "bench: unknown scenario '$requested' (known: $ALL_SCENARIOS)" >&2; exit 1 ;;
@@ -218,6 +220,7 @@ for requested in "${REQUESTED[@]}"; do
         walks) printf 'walks-accept\t-\tPOST /walks/{id}/points, accepted\nwalks-reject\t-\tPOST /walks/{id}/points, rejected\n' ;;
         walks-accept) printf 'walks-accept\t-\tPOST /walks/{id}/points, accepted\n' ;;
         walks-reject) printf 'walks-reject\t-\tPOST /walks/{id}/points, rejected\n' ;;
+        walks-batch) printf 'walks-batch\t-\tPOST /walks/{id}/points/batch, 100 points\n' ;;
         login) printf 'login\t-\tGET /nearby c4 under OWASP logins\n' ;;
         cluster)
             # nearby-core's pool, drawn apart so that nearby-core itself runs only if asked for.
@@ -397,7 +400,7 @@ measure() {
         walks-*)
             threads=$WRITE_THREADS
             TOKEN=$(register)
-            if [[ "$name" == walks-accept ]]; then start_walks "$WORK/walks"; else
+            if [[ "$name" != walks-reject ]]; then start_walks "$WORK/walks"; else
                 start_walks "$WORK/walks" '{"latitude":40.70,"longitude":-74.00}'
             fi
             before=$(cpu_ticks "$pid")

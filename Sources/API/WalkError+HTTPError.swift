@@ -12,6 +12,14 @@ extension WalkError {
             HTTPError(.notFound, detail: "photoID is not in this walk's stream")
         case .walkFull(let maximumPoints):
             HTTPError(.conflict, detail: "the walk already holds \(maximumPoints) accepted points; start a new walk")
+        case .recordedOutOfOrder(let index):
+            HTTPError(
+                .badRequest,
+                detail: "points[\(index)].recordedAt is before points[\(index - 1)].recordedAt: a batch's times must not decrease")
+        case .recordedInTheFuture(let index):
+            HTTPError(
+                .badRequest,
+                detail: "points[\(index)].recordedAt is more than \(Int(WalkRules.maximumClockLead / 60)) minutes after the server's clock")
         }
     }
 }

@@ -1,3 +1,5 @@
+import Basics
+import Foundation
 import Walks
 
 /// The JSON shapes of walks: Walk, Entry (PlacedPhoto + `addedAt`, `point`,
@@ -51,6 +53,26 @@ struct WalkJSON: Sendable {
         return writer.bytes
     }
 
+    /// `{"results": [{"accepted", "entry": Entry | null}], "walk": Walk}`
+    func batchOutcome(_ outcome: WalkBatchOutcome) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 256 + 40 * outcome.results.count)
+        writer.beginObject()
+        writer.key("results")
+        writer.beginArray()
+        for result in outcome.results {
+            writer.beginObject()
+            writer.field("accepted", result.accepted)
+            writer.key("entry")
+            if let entry = result.entry { writer.raw(self.entry(entry)) } else { writer.null() }
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("walk")
+        write(outcome.walk, to: &writer)
+        writer.endObject()
+        return writer.bytes
+    }
+
     /// `{"walks": [Walk], "nextCursor": string | null}`
     func page(_ page: WalksPage) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 64 + 200 * page.walks.count)
@@ -75,7 +97,7 @@ struct WalkJSON: Sendable {
             writer.beginObject()
             writer.field("latitude", point.point.latitude)
             writer.field("longitude", point.point.longitude)
-            writer.field("recordedAt", AccountJSON.timestamp(point.recordedAt))
+            writer.field("recordedAt", Self.timestamp(point.recordedAt))
             writer.endObject()
         }
         writer.endArray()
@@ -99,7 +121,7 @@ struct WalkJSON: Sendable {
     }
 
     private func writeEntryMembers(_ entry: WalkEntry, to writer: inout JSONWriter) {
-        writer.field("addedAt", AccountJSON.timestamp(entry.addedAt))
+        writer.field("addedAt", Self.timestamp(entry.addedAt))
         writer.key("point")
         writer.beginObject()
         writer.field("latitude", entry.point.latitude)
@@ -112,13 +134,19 @@ struct WalkJSON: Sendable {
     private func write(_ walk: Walk, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("walkID", walk.walkID)
-        writer.field("startedAt", AccountJSON.timestamp(walk.startedAt))
-        writer.field("updatedAt", AccountJSON.timestamp(walk.updatedAt))
+        writer.field("startedAt", Self.timestamp(walk.startedAt))
+        writer.field("updatedAt", Self.timestamp(walk.updatedAt))
         writer.field("pointCount", walk.pointCount)
         writer.key("distanceMeters")
         writer.raw(Self.centimetres(walk.distanceMeters))
         writer.field("photoCount", walk.photoCount)
         writer.endObject()
+    }
+
+    /// RFC 3339 in UTC with milliseconds, as walks keep their times (a batch's points
+    /// keep the times the phone recorded).
+    private static func timestamp(_ date: Date) -> String {
+        UTCDateTime.iso8601(milliseconds: Walks.milliseconds(date))
     }
 
     /// A distance rounded to the centimetre, as the catalog writes distances.

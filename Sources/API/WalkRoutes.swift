@@ -1,4 +1,5 @@
 import Accounts
+import Basics
 import Foundation
 import HTTPServer
 import Walks
@@ -21,6 +22,7 @@ public struct WalkRoutes: Sendable {
     static let defaultWalksLimit = 20
     static let pageParameters: CatalogParameterNames = ["limit", "cursor"]
     static let pointShape = #"{"latitude": number, "longitude": number}"#
+    static let batchShape = #"{"points": [{"latitude": number, "longitude": number, "recordedAt": RFC 3339 time}]}"#
 
     public init(accounts: Accounts, walks: Walks, photos: any PlacedPhotoProvider) {
         self.accounts = accounts
@@ -35,6 +37,7 @@ public struct WalkRoutes: Sendable {
         router.add(.delete, "/walks/{walkID}", caching: .noStore, handler(deleteWalk))
         router.add(.get, "/walks/{walkID}/route", caching: .noStore, handler(showRoute))
         router.add(.post, "/walks/{walkID}/points", caching: .noStore, handler(addPoint))
+        router.add(.post, "/walks/{walkID}/points/batch", caching: .noStore, handler(addPoints))
         router.add(.delete, "/walks/{walkID}/photos/{photoID}", caching: .noStore, handler(removePhoto))
     }
 
@@ -80,11 +83,32 @@ public struct WalkRoutes: Sendable {
         let user = try accounts.authenticate(request)
         let body = try AccountRequestBody(request, shape: Self.pointShape)
         try body.rejectUnknownFields(known: ["latitude", "longitude"])
-        let point = WalkPoint(
-            latitude: try body.number("latitude", in: -90...90), longitude: try body.number("longitude", in: -180...180))
-        let outcome = try walks.addPoint(user, walkID: request.pathParameters["walkID"] ?? "", point: point)
+        let outcome = try walks.addPoint(user, walkID: request.pathParameters["walkID"] ?? "", point: try Self.point(body))
         let status: HTTPStatus = if case .accepted = outcome { .created } else { .ok }
         return .json(json.pointOutcome(outcome), status: status)
+    }
+
+    private func addPoints(_ request: HTTPRequest) throws -> HTTPResponse {
+        let user = try accounts.authenticate(request)
+        let body = try AccountRequestBody(request, shape: Self.batchShape)
+        try body.rejectUnknownFields(known: ["points"])
+        let points = try body.objects("points", count: WalkRules.batchPoints).enumerated().map { index, item in
+            try item.rejectUnknownFields(known: ["latitude", "longitude", "recordedAt"])
+            let point = try Self.point(item)
+            guard let recordedAt = RFC3339Time.milliseconds(try item.string("recordedAt")) else {
+                throw HTTPError(
+                    .badRequest,
+                    detail: "points[\(index)].recordedAt must be an RFC 3339 time with an offset, such as 2026-11-22T09:41:07.250-05:00")
+            }
+            return RoutePoint(point: point, recordedAt: Walks.date(recordedAt))
+        }
+        let outcome = try walks.addPoints(user, walkID: request.pathParameters["walkID"] ?? "", points: points)
+        return .json(json.batchOutcome(outcome))
+    }
+
+    /// The walker's position in `body`: `latitude` and `longitude`, validated.
+    private static func point(_ body: AccountRequestBody) throws -> WalkPoint {
+        WalkPoint(latitude: try body.number("latitude", in: -90...90), longitude: try body.number("longitude", in: -180...180))
     }
 
     private func removePhoto(_ request: HTTPRequest) throws -> HTTPResponse {

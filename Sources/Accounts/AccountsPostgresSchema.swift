@@ -97,6 +97,12 @@ enum AccountsPostgresSchema {
             """
             CREATE INDEX favorites_by_saved_at ON favorites(saved_at, photo_id);
             """,
+            // Walks' times in milliseconds, as `AccountsSchema`'s migration 5.
+            """
+            UPDATE walks SET started_at = started_at * 1000, updated_at = updated_at * 1000;
+            UPDATE walk_points SET added_at = added_at * 1000;
+            UPDATE walk_entries SET added_at = added_at * 1000;
+            """,
         ],
         lockKey: migrationLockKey)
 

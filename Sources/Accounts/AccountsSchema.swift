@@ -3,7 +3,8 @@ import SQLite
 /// The schema of `accounts.sqlite`, as migrations (append new ones; never edit a
 /// shipped one).
 ///
-/// Times are Unix seconds. Tokens are stored only as their SHA-256; passwords only as
+/// Times are Unix seconds, except the walks' (`walks`, `walk_points`, `walk_entries`),
+/// which are Unix milliseconds since migration 5. Tokens are stored only as their SHA-256; passwords only as
 /// scrypt hash strings. `favorites.sequence` is AUTOINCREMENT, so it only grows, even
 /// after deletions (https://sqlite.org/autoinc.html): it orders the list and is the
 /// pagination cursor. `recents.sequence` likewise orders the recently viewed list:
@@ -98,6 +99,14 @@ enum AccountsSchema {
         // time, not by user.
         """
         CREATE INDEX favorites_by_saved_at ON favorites(saved_at, photo_id);
+        """,
+        // Migration 5: walks' times in milliseconds, so the points a phone recorded
+        // offline keep their times (`POST /walks/{walkID}/points/batch`). Every stored
+        // second becomes the same moment in milliseconds.
+        """
+        UPDATE walks SET started_at = started_at * 1000, updated_at = updated_at * 1000;
+        UPDATE walk_points SET added_at = added_at * 1000;
+        UPDATE walk_entries SET added_at = added_at * 1000;
         """,
     ])
 }

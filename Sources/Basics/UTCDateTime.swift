@@ -45,6 +45,17 @@ public struct UTCDateTime: Sendable, Equatable {
         bytes.append(UInt8(ascii: "Z"))
     }
 
+    /// RFC 3339 in UTC with milliseconds, `2026-11-22T03:07:23.417Z`, of a time in
+    /// milliseconds since 1970 (negative before): how `RFC3339Time` reads it back.
+    public static func iso8601(milliseconds: Int64) -> String {
+        let (seconds, millisecond) = milliseconds.quotientAndRemainder(dividingBy: 1_000)
+        // Before 1970 the remainder is negative: borrow a second.
+        let (wholeSeconds, fraction) = millisecond < 0 ? (seconds - 1, millisecond + 1_000) : (seconds, millisecond)
+        let digits = String(fraction)
+        return UTCDateTime(secondsSince1970: Int(wholeSeconds)).iso8601WithoutOffset + "."
+            + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+    }
+
     /// `2026-11-22T03:07:23`: the RFC 3339 date and time without the offset, for a caller
     /// that adds fractional seconds before the `Z`.
     public var iso8601WithoutOffset: String {

@@ -40,3 +40,54 @@ public struct WalkOracle {
         return best
     }
 }
+
+extension WalkOracle {
+    /// A walk replayed by the rules, the slow way: what each point, sent alone or in a
+    /// batch at its time, should do, and what the walk then holds.
+    public struct Replay {
+        public struct Entry: Equatable {
+            public let photoID: String
+            public let locationID: String
+            public let distance: Double
+            /// Milliseconds since 1970.
+            public let addedAt: Int64
+            public let point: (Double, Double)
+
+            public static func == (a: Entry, b: Entry) -> Bool {
+                a.photoID == b.photoID && a.locationID == b.locationID && a.distance == b.distance
+                    && a.addedAt == b.addedAt && a.point == b.point
+            }
+        }
+
+        public let oracle: WalkOracle
+        public let maximumPoints: Int
+        /// The accepted points with their times (milliseconds since 1970), first to last.
+        public private(set) var route: [(point: (Double, Double), recordedAt: Int64)] = []
+        public private(set) var distance = 0.0
+        /// Oldest first.
+        public private(set) var entries: [Entry] = []
+
+        public init(oracle: WalkOracle, maximumPoints: Int = 5_000) {
+            self.oracle = oracle
+            self.maximumPoints = maximumPoints
+        }
+
+        /// Sends `point` at `time`; returns whether it was accepted and the entry it
+        /// gained. A point of a batch recorded no later than the last accepted point is
+        /// not accepted, nor is one past the cap (where a point sent alone is a 409).
+        public mutating func send(_ point: (Double, Double), at time: Int64, inBatch: Bool) -> (accepted: Bool, entry: Entry?) {
+            if let last = route.last {
+                guard route.count < maximumPoints, !inBatch || time > last.recordedAt,
+                    WalkOracle.haversine(last.point, point) >= 100
+                else { return (false, nil) }
+                distance += WalkOracle.haversine(last.point, point)
+            }
+            route.append((point, time))
+            guard let choice = oracle.choice(at: point, taken: Set(entries.map(\.photoID))) else { return (true, nil) }
+            let entry = Entry(
+                photoID: choice.photoID, locationID: choice.locationID, distance: choice.distance, addedAt: time, point: point)
+            entries.append(entry)
+            return (true, entry)
+        }
+    }
+}

@@ -7,4 +7,9 @@ public enum WalkError: Error, Sendable, Equatable {
     case photoNotInWalk
     /// The walk already holds its maximum of accepted points (`WalkRules.maximumPoints`).
     case walkFull(maximumPoints: Int)
+    /// The batch's point at `index` was recorded before the point ahead of it.
+    case recordedOutOfOrder(index: Int)
+    /// The batch's point at `index` was recorded more than `WalkRules.maximumClockLead`
+    /// after the server's clock.
+    case recordedInTheFuture(index: Int)
 }

@@ -3,17 +3,20 @@ import Basics
 import Foundation
 
 /// A walk's row as stored: its row sequence (what entries and points refer to, and
-/// what orders the user's walks), the walk as shown, and its progress.
+/// what orders the user's walks), the walk as shown, its progress, and when its last
+/// accepted point was recorded.
 struct WalkRecord {
     let sequence: Int64
     let walk: Walk
     let progress: WalkProgress
+    /// Milliseconds since 1970; nil before the first point.
+    let lastRecordedAt: Int64?
 
     /// The columns `init(_:)` reads, for a `FROM walks` joined with the walk's last
     /// accepted point as `last` (NULL before the first point).
     static let columns = """
         walks.sequence, walks.walk_id, walks.started_at, walks.updated_at, walks.point_count,
-        walks.distance_meters, walks.photo_count, last.latitude, last.longitude
+        walks.distance_meters, walks.photo_count, last.latitude, last.longitude, last.added_at
         """
     static let lastPointJoin =
         "LEFT JOIN walk_points AS last ON last.walk = walks.sequence AND last.number = walks.point_count"
@@ -28,5 +31,6 @@ struct WalkRecord {
             photoCount: row.int(6))
         let lastPoint = row.isNull(7) ? nil : WalkPoint(latitude: row.double(7), longitude: row.double(8))
         progress = WalkProgress(pointCount: pointCount, distanceMeters: distance, lastPoint: lastPoint)
+        lastRecordedAt = row.isNull(9) ? nil : row.int64(9)
     }
 }

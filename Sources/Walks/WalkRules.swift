@@ -8,4 +8,11 @@ public enum WalkRules {
     /// Accepted points one walk holds: a two-hour walk takes about 100; the cap bounds
     /// a walk's rows and the work of each of its points.
     public static let maximumPoints = 5_000
+    /// Points one batch holds: a little over two hours of a point every 15 s, and a body
+    /// well inside the server's 64 KiB limit.
+    public static let batchPoints = 1...500
+    /// How far after the server's clock a batch point's `recordedAt` may lie: phones'
+    /// clocks drift, but a point from the future would shut out the points recorded
+    /// before it (seconds).
+    public static let maximumClockLead = 300.0
 }

@@ -4,7 +4,8 @@ import Foundation
 import SQLite
 
 /// Users' walks, kept in the accounts database (`AccountsSchema` holds their
-/// tables, so a deleted user's walks go with them by ON DELETE CASCADE).
+/// tables, so a deleted user's walks go with them by ON DELETE CASCADE). Their times
+/// are stored in milliseconds, so a batch's points keep the times the phone recorded.
 ///
 /// Every method may block (SQLite, fsync): call them off the event loop. Every write
 /// is one transaction, committed and fsynced before the method returns, so a walk is
@@ -36,7 +37,7 @@ public final class Walks: Sendable {
     /// Starts a walk with no points.
     public func start(_ user: AuthenticatedUser) throws -> Walk {
         let id = WalkID.generate()
-        let now = currentSecond()
+        let now = currentMillisecond()
         do {
             // One insert, decided by nothing it reads: no lock to take first.
             try database.groupWrite { connection in
@@ -67,7 +68,7 @@ public final class Walks: Sendable {
         guard current.progress.accepting(point) != nil else { return .rejected(walk: current.walk) }
         guard current.progress.pointCount < maximumPoints else { throw WalkError.walkFull(maximumPoints: maximumPoints) }
 
-        let now = currentSecond()
+        let now = currentMillisecond()
         return try database.groupWrite { [chooser, maximumPoints] connection in
             // The walk's row first: its other writers wait here, so the counters, the
             // point number and the photos taken are read as they last committed.
@@ -75,37 +76,61 @@ public final class Walks: Sendable {
             guard let record = try Self.record(id, of: user, in: connection) else { throw WalkError.walkNotFound }
             guard let progress = record.progress.accepting(point) else { return .rejected(walk: record.walk) }
             guard record.progress.pointCount < maximumPoints else { throw WalkError.walkFull(maximumPoints: maximumPoints) }
-            let choice = try Self.choose(near: point, for: record.sequence, with: chooser, in: connection)
-
-            try connection.execute(
-                "INSERT INTO walk_points (walk, number, latitude, longitude, added_at) VALUES (?, ?, ?, ?, ?)",
-                [.integer(record.sequence), .init(progress.pointCount), .real(point.latitude), .real(point.longitude),
-                 .integer(now)])
-            var entry: WalkEntry?
-            if let choice {
-                try connection.execute(
-                    """
-                    INSERT INTO walk_entries (walk, photo_id, point_number, distance_meters, added_at)
-                    VALUES (?, ?, ?, ?, ?)
-                    """,
-                    [.integer(record.sequence), .text(choice.photoID), .init(progress.pointCount),
-                     .real(choice.distanceMeters), .integer(now)])
-                entry = WalkEntry(
-                    photoID: choice.photoID, addedAt: Self.date(now), point: point,
-                    distanceMeters: choice.distanceMeters)
-            }
+            let entry = try Self.insert(point, as: progress, at: now, into: record.sequence, with: chooser, in: connection)
             let photoCount = record.walk.photoCount + (entry == nil ? 0 : 1)
-            try connection.execute(
-                """
-                UPDATE walks SET point_count = ?, distance_meters = ?, photo_count = ?, updated_at = ?
-                WHERE sequence = ?
-                """,
-                [.init(progress.pointCount), .real(progress.distanceMeters), .init(photoCount), .integer(now),
-                 .integer(record.sequence)])
-            let walk = Walk(
-                walkID: record.walk.walkID, startedAt: record.walk.startedAt, updatedAt: Self.date(now),
-                pointCount: progress.pointCount, distanceMeters: progress.distanceMeters, photoCount: photoCount)
+            let walk = try Self.update(record, to: progress, photoCount: photoCount, updatedAt: now, in: connection)
             return .accepted(walk: walk, entry: entry)
+        }
+    }
+
+    /// Sends points the phone recorded while offline, each handled in order as
+    /// `addPoint` would handle it at its `recordedAt` (the entry's `addedAt`, the
+    /// walk's `updatedAt`), except that a point recorded no later than the walk's last
+    /// accepted point is not accepted: a batch sent again changes nothing. Points past
+    /// the walk's maximum are not accepted either. All in one transaction (grouped with
+    /// other writers' for one fsync): the batch is written whole or not at all.
+    /// - Parameter points: `WalkRules.batchPoints` of them; their times are kept to the
+    ///   millisecond.
+    /// - Throws: `recordedOutOfOrder` or `recordedInTheFuture` for the first point that
+    ///   breaks those rules, before anything is read; `walkNotFound`; `walkFull` when
+    ///   the walk holds its maximum of points already.
+    public func addPoints(_ user: AuthenticatedUser, walkID: String, points: [RoutePoint]) throws -> WalkBatchOutcome {
+        precondition(WalkRules.batchPoints.contains(points.count), "the caller checks the batch's size")
+        let times = points.map { Self.milliseconds($0.recordedAt) }
+        let latest = currentMillisecond() + Int64(WalkRules.maximumClockLead * 1_000)
+        for index in times.indices {
+            if index > 0, times[index] < times[index - 1] { throw WalkError.recordedOutOfOrder(index: index) }
+            if times[index] > latest { throw WalkError.recordedInTheFuture(index: index) }
+        }
+        guard let id = WalkID(text: walkID) else { throw WalkError.walkNotFound }
+
+        return try database.groupWrite { [chooser, maximumPoints] connection in
+            try Self.lock(id, of: user, in: connection)
+            guard let record = try Self.record(id, of: user, in: connection) else { throw WalkError.walkNotFound }
+            guard record.progress.pointCount < maximumPoints else { throw WalkError.walkFull(maximumPoints: maximumPoints) }
+            var progress = record.progress
+            var lastRecordedAt = record.lastRecordedAt
+            var photoCount = record.walk.photoCount
+            var results: [WalkPointResult] = []
+            results.reserveCapacity(points.count)
+            for (point, time) in zip(points, times) {
+                guard progress.pointCount < maximumPoints, lastRecordedAt.map({ time > $0 }) ?? true,
+                    let next = progress.accepting(point.point)
+                else {
+                    results.append(.notAccepted)
+                    continue
+                }
+                let entry = try Self.insert(point.point, as: next, at: time, into: record.sequence, with: chooser, in: connection)
+                progress = next
+                lastRecordedAt = time
+                if entry != nil { photoCount += 1 }
+                results.append(.accepted(entry: entry))
+            }
+            guard progress != record.progress, let lastRecordedAt else {
+                return WalkBatchOutcome(results: results, walk: record.walk)
+            }
+            let walk = try Self.update(record, to: progress, photoCount: photoCount, updatedAt: lastRecordedAt, in: connection)
+            return WalkBatchOutcome(results: results, walk: walk)
         }
     }
 
@@ -195,7 +220,7 @@ public final class Walks: Sendable {
     /// - Throws: `walkNotFound`; `photoNotInWalk` when it is not in the stream now.
     public func removePhoto(_ user: AuthenticatedUser, walkID: String, photoID: String) throws {
         guard let id = WalkID(text: walkID) else { throw WalkError.walkNotFound }
-        let now = currentSecond()
+        let now = currentMillisecond()
         try database.groupWrite { connection in
             try Self.lock(id, of: user, in: connection)
             guard let record = try Self.record(id, of: user, in: connection) else { throw WalkError.walkNotFound }
@@ -228,6 +253,44 @@ public final class Walks: Sendable {
             "SELECT 1 FROM walks WHERE walk_id = ? AND user_id = ?", [.blob(id.bytes), .integer(user.userID)])
     }
 
+    /// Writes `point`, accepted as `progress` (its number is `progress.pointCount`) at
+    /// `time`, and the entry of the photo it gains, if any. The walk's own row is the
+    /// caller's to update, once however many points it writes.
+    private static func insert(
+        _ point: WalkPoint, as progress: WalkProgress, at time: Int64, into walk: Int64, with chooser: WalkPhotoChooser,
+        in connection: any UserDataConnection
+    ) throws -> WalkEntry? {
+        try connection.execute(
+            "INSERT INTO walk_points (walk, number, latitude, longitude, added_at) VALUES (?, ?, ?, ?, ?)",
+            [.integer(walk), .init(progress.pointCount), .real(point.latitude), .real(point.longitude), .integer(time)])
+        guard let choice = try choose(near: point, for: walk, with: chooser, in: connection) else { return nil }
+        try connection.execute(
+            """
+            INSERT INTO walk_entries (walk, photo_id, point_number, distance_meters, added_at)
+            VALUES (?, ?, ?, ?, ?)
+            """,
+            [.integer(walk), .text(choice.photoID), .init(progress.pointCount), .real(choice.distanceMeters),
+             .integer(time)])
+        return WalkEntry(photoID: choice.photoID, addedAt: date(time), point: point, distanceMeters: choice.distanceMeters)
+    }
+
+    /// Writes the walk's new counters and `updatedAt`; returns the walk as it now is.
+    private static func update(
+        _ record: WalkRecord, to progress: WalkProgress, photoCount: Int, updatedAt: Int64,
+        in connection: any UserDataConnection
+    ) throws -> Walk {
+        try connection.execute(
+            """
+            UPDATE walks SET point_count = ?, distance_meters = ?, photo_count = ?, updated_at = ?
+            WHERE sequence = ?
+            """,
+            [.init(progress.pointCount), .real(progress.distanceMeters), .init(photoCount), .integer(updatedAt),
+             .integer(record.sequence)])
+        return Walk(
+            walkID: record.walk.walkID, startedAt: record.walk.startedAt, updatedAt: date(updatedAt),
+            pointCount: progress.pointCount, distanceMeters: progress.distanceMeters, photoCount: photoCount)
+    }
+
     /// The photo the walk gains at `point`, asking the database, photo by photo, only
     /// about the photos of the locations the chooser considers.
     private static func choose(
@@ -251,11 +314,19 @@ public final class Walks: Sendable {
         return choice.map { ($0.photoID, $0.distanceMeters) }
     }
 
-    private func currentSecond() -> Int64 {
-        Int64(clock().timeIntervalSince1970.rounded(.down))
+    private func currentMillisecond() -> Int64 {
+        Self.milliseconds(clock())
     }
 
-    static func date(_ seconds: Int64) -> Date {
-        Date(timeIntervalSince1970: TimeInterval(seconds))
+    /// `date` in whole milliseconds since 1970, to the nearest: a `Date` made by
+    /// `date(_:)` holds its milliseconds only up to a binary fraction, which rounding
+    /// down could take to the millisecond before.
+    public static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1_000).rounded())
+    }
+
+    /// The moment `milliseconds` after 1970.
+    public static func date(_ milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1_000)
     }
 }

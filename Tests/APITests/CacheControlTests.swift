@@ -46,6 +46,10 @@ import WebAssets
         "DELETE /walks/{walkID}": ("/walks/{walkID}", nil),
         "GET /walks/{walkID}/route": ("/walks/{walkID}/route", nil),
         "POST /walks/{walkID}/points": ("/walks/{walkID}/points", #"{"latitude":40.7306,"longitude":-73.9866}"#),
+        "POST /walks/{walkID}/points/batch": (
+            "/walks/{walkID}/points/batch",
+            #"{"points":[{"latitude":40.7306,"longitude":-73.9866,"recordedAt":"2026-11-22T09:41:07.250-05:00"}]}"#
+        ),
         "DELETE /walks/{walkID}/photos/{photoID}": ("/walks/{walkID}/photos/705740f-a", nil),
         // The two files the application makes at start beside the web folder's.
         "GET /data/boroughs.geojson": ("/data/boroughs.geojson", nil),

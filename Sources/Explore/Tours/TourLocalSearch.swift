@@ -8,9 +8,10 @@
 ///    placed anywhere;
 /// 3. order: 2-opt (reverse a stretch) or move one stop elsewhere, to shorten the
 ///    walk and make room for the moves above.
-/// Then, for a fixed number of rounds, a perturbation (removal of a stretch of one
-/// to three stops, which may not return during the next descent) and a new descent
-/// from the best tour so far or, when it improved, from its result.
+/// Then, for a fixed number of rounds or until `stallLimit` rounds in a row find no
+/// better tour, a perturbation (removal of a stretch of one to three stops, which may
+/// not return during the next descent) and a new descent from the best tour so far
+/// or, when it improved, from its result.
 ///
 /// Moves are chosen by chord lengths (`Waypoint.chordMeters`); a tour is kept only
 /// when its haversine walk, added up as `Tour` does, fits the budget and improves.
@@ -32,8 +33,13 @@ struct TourLocalSearch {
     /// the work or three times the rounds find no more photos (median +10.5% over
     /// greedy); the first descent alone finds +8.9%.
     static let workLimit = 250_000
-    /// Perturbation rounds after the first descent.
+    /// Perturbation rounds after the first descent, at most.
     static let rounds = 16
+    /// The perturbation stops after this many rounds in a row without a better tour:
+    /// on 1,000 Manhattan points at the default budget (`past-nyc tour-gain`), the
+    /// rounds after such a stall found almost nothing (median photos +11.1% over greedy
+    /// either way; per point +12.7% against +13.9%) and cost a quarter of the planning.
+    static let stallLimit = 4
     /// Chord lengths decide moves to a millimetre; a shortening below this is noise.
     private static let shortening = 1e-3
 
@@ -60,7 +66,8 @@ struct TourLocalSearch {
         let none = [Bool](repeating: false, count: problem.points.count)
         var best = descend(route(start), tabu: none)
         var current = best
-        for round in 0..<Self.rounds where work < Self.workLimit && !current.order.isEmpty {
+        var stalled = 0
+        for round in 0..<Self.rounds where work < Self.workLimit && !current.order.isEmpty && stalled < Self.stallLimit {
             let count = current.order.count
             let length = min(1 + (round / count) % 3, count)
             let first = round % count
@@ -71,7 +78,12 @@ struct TourLocalSearch {
             }
             var next = descend(route(kept), tabu: tabu)
             next = descend(next, tabu: none)
-            if next.isBetter(than: best) { best = next }
+            if next.isBetter(than: best) {
+                best = next
+                stalled = 0
+            } else {
+                stalled += 1
+            }
             current = next.isBetter(than: current) ? next : best
         }
         return best.order

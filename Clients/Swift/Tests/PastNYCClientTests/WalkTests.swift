@@ -55,6 +55,31 @@ extension EndToEndTests {
             _ = try await user.client.addWalkPoint(path: path, body: .json(.init(latitude: 40.7, longitude: -74))).notFound
         }
 
+        /// Points recorded offline, sent as one batch and then again: their times come
+        /// back to the millisecond, and the second send accepts nothing.
+        @Test func offlineBatch() async throws {
+            let user = try await TestUser.register("subway")
+            let walkID = try await user.client.startWalk().created.body.json.walkID
+            let path = Operations.AddWalkPoints.Input.Path(walkID: walkID)
+            let recorded = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1_000).rounded(.down) / 1_000 - 600)
+            let points = (0..<3).map { index in
+                Components.Schemas.RecordedPoint(
+                    latitude: unionSquare.latitude + Double(index) * 0.0015, longitude: unionSquare.longitude,
+                    recordedAt: recorded.addingTimeInterval(Double(index) * 60.25))
+            }
+            let sent = try await user.client.addWalkPoints(path: path, body: .json(.init(points: points))).ok.body.json
+            #expect(sent.results.map(\.accepted) == [true, true, true])
+            #expect(sent.walk.pointCount == 3)
+            #expect(abs(sent.walk.updatedAt.timeIntervalSince(points[2].recordedAt)) < 0.0005)
+            let again = try await user.client.addWalkPoints(path: path, body: .json(.init(points: points))).ok.body.json
+            #expect(again.results.map(\.accepted) == [false, false, false] && again.walk == sent.walk)
+            let route = try await user.client.getWalkRoute(path: .init(walkID: walkID)).ok.body.json
+            #expect(zip(route.points.map(\.recordedAt), points.map(\.recordedAt)).allSatisfy { abs($0.timeIntervalSince($1)) < 0.0005 })
+            _ = try await user.client.addWalkPoints(path: path, body: .json(.init(points: []))).badRequest
+            let other = try await TestUser.register("snoop")
+            _ = try await other.client.addWalkPoints(path: path, body: .json(.init(points: points))).notFound
+        }
+
         /// 5,000 accepted points fill a walk; the next one is 409. The points lie on a
         /// meridian 0.001° (111 m) apart, so each is accepted whatever order they arrive
         /// in, and they are sent eight at a time.

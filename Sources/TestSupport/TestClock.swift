@@ -1,0 +1,21 @@
+import Foundation
+import Synchronization
+
+/// A clock the test moves by hand.
+public final class TestClock: Sendable {
+    private let current: Mutex<Date>
+
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+        current = Mutex(start)
+    }
+
+    public var now: Date { current.withLock { $0 } }
+
+    public func advance(by seconds: TimeInterval) {
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+
+    public func set(_ date: Date) {
+        current.withLock { $0 = date }
+    }
+}
