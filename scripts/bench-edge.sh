@@ -23,7 +23,7 @@
 # the limit); ends with one `summary:` line.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 BIN=${1:-$ROOT/.build/release/past-nyc}
 RUNS=${RUNS:-3}
 DURATION=${DURATION:-5s}
@@ -41,12 +41,9 @@ done
 WORK=$(mktemp -d -t past-nyc-bench-edge.XXXXXX)
 export CLUSTER_DIR="$WORK/cluster"
 PLAIN_PID=""
-cleanup() {
-    if [[ -n "$PLAIN_PID" ]]; then kill "$PLAIN_PID" 2>/dev/null || true; wait "$PLAIN_PID" 2>/dev/null || true; fi
-    "$ROOT/scripts/cluster.sh" stop >/dev/null 2>&1 || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+at_exit 'rm -rf "$WORK"'
+at_exit '"$ROOT/scripts/cluster.sh" stop >/dev/null 2>&1'
+at_exit 'if [[ -n "$PLAIN_PID" ]]; then kill "$PLAIN_PID" 2>/dev/null; wait "$PLAIN_PID" 2>/dev/null; fi'
 trap 'exit 1' INT TERM
 
 # Bounded: the cluster stops by itself after warm-ups, rounds and ten minutes to spare.
@@ -60,7 +57,7 @@ source "$CLUSTER_DIR/cluster.env"
 # The same template, without the cache, on another port, in front of the same instances.
 PLAIN="$WORK/nginx-plain"
 mkdir -p "$PLAIN/temp"
-PLAIN_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PLAIN_PORT=$(free_port)
 sed -e "s|listen 127.0.0.1:[0-9]*;|listen 127.0.0.1:$PLAIN_PORT;|" \
     -e "s|proxy_cache_path [^ ]*|proxy_cache_path $PLAIN/cache|" \
     -e "s|proxy_cache past_nyc_cache;|proxy_cache off;|" \
@@ -90,11 +87,6 @@ expect_status() {
     [[ "$got" == "$2"* ]] || { echo "bench-edge: $1 answered '$got', wanted '$2'" >&2; exit 1; }
 }
 
-cpu_ticks() {
-    local pid sum=0
-    for pid in "$@"; do sum=$((sum + $(awk '{ print $14 + $15 }' "/proc/$pid/stat"))); done
-    echo "$sum"
-}
 HZ=$(getconf CLK_TCK)
 workers() { pgrep -P "$1" | tr '\n' ' '; }
 
@@ -141,7 +133,6 @@ for ((run = 1; run <= RUNS; run++)); do
     done
 done
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # column <field> <results...>: the median of that field.
 column() {
     local field=$1

@@ -69,15 +69,16 @@
 #   warm starts measured), DURATION (10s; whole
 #   seconds), CONNECTIONS (64), THREADS (1, wrk's, for the GET scenarios), POOL_SIZE
 #   (1000), SEED (1), SERVER_CPUS ("0"), WRK_CPUS ("1"), BIN (.build/release/past-nyc),
-#   PASSWORD_COST (owasp with login, else test), SERVER_CMD (default below; $PORT and
-#   $TMP, the data directory, are expanded when it runs), CLUSTER_THREADS (2, wrk's,
-#   for cluster).
+#   PASSWORD_COST (owasp with login, else test), CLUSTER_THREADS (2, wrk's, for
+#   cluster). The server starts through scripts/run-server.sh.
 #
 # Runs and duration: RUNS=3 DURATION=5s scripts/bench.sh favorites (START_RUNS=1 to
 # measure the start times once).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+PAST_NYC_BIN=${BIN:-${PAST_NYC_BIN:-.build/release/past-nyc}}
+source scripts/run-server.sh
 
 ALL_SCENARIOS="nearby region photos locations healthz topics popular clusters search tours favorites favorites-ids walks login cluster"
 read -r -a REQUESTED <<<"${*:-$ALL_SCENARIOS}"
@@ -90,13 +91,10 @@ CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-1}
 POOL_SIZE=${POOL_SIZE:-1000}
 SEED=${SEED:-1}
-SERVER_CPUS=${SERVER_CPUS:-0}
-WRK_CPUS=${WRK_CPUS:-1}
-if [[ "$(nproc)" -lt 2 ]] || ! command -v taskset >/dev/null; then SERVER_CPUS=""; WRK_CPUS=""; fi
-BIN=${BIN:-.build/release/past-nyc}
+SERVER_CPUS=$(pinnable "${SERVER_CPUS:-0}")
+WRK_CPUS=$(pinnable "${WRK_CPUS:-1}")
 if [[ " ${REQUESTED[*]} " == *" login "* ]]; then PASSWORD_COST=${PASSWORD_COST:-owasp}; fi
 PASSWORD_COST=${PASSWORD_COST:-test}
-SERVER_CMD=${SERVER_CMD:-'$BIN serve --host 127.0.0.1 --port $PORT --data-dir $TMP --password-cost $PASSWORD_COST'}
 HEALTH_TIMEOUT_SECONDS=${HEALTH_TIMEOUT_SECONDS:-300}
 CLUSTER_THREADS=${CLUSTER_THREADS:-2}
 # wrk's share of its core above which a run is flagged, in percent.
@@ -111,63 +109,29 @@ for tool in wrk nginx curl jq python3; do
 done
 [[ -x "$BIN" ]] || { echo "bench: no $BIN (swift build -c release --product past-nyc)" >&2; exit 1; }
 
-WORK=$(mktemp -d /tmp/bench.XXXXXX)
+WORK=$WORK_DIR
 TMP="$WORK/data"
 mkdir -p "$TMP" "$WORK/pools" "$WORK/nginx/www" "$WORK/nginx/logs"
-SERVER_PID=""
 NGINX_PID=""
 CLUSTERS=()  # the clusters' directories, in start order
 
-cleanup() {
-    local index
-    for ((index = ${#CLUSTERS[@]} - 1; index >= 0; index--)); do
-        CLUSTER_DIR="${CLUSTERS[index]}" scripts/cluster.sh stop >/dev/null 2>&1 || true
-    done
-    if [[ -n "$SERVER_PID" ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-    if [[ -n "$NGINX_PID" ]]; then kill "$NGINX_PID" 2>/dev/null || true; wait "$NGINX_PID" 2>/dev/null || true; fi
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+at_exit 'if [[ -n "$NGINX_PID" ]]; then kill "$NGINX_PID" 2>/dev/null; wait "$NGINX_PID" 2>/dev/null; fi'
+at_exit 'for ((cluster = ${#CLUSTERS[@]} - 1; cluster >= 0; cluster--)); do
+    CLUSTER_DIR="${CLUSTERS[cluster]}" scripts/cluster.sh stop >/dev/null 2>&1 || true
+done'
 trap 'exit 1' INT TERM
 
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-# on_cpus <cpus> <command...>: runs (execs) the command pinned to the CPUs, if any, so
-# that `on_cpus … &` leaves the command's own PID in $!.
-on_cpus() {
-    local cpus=$1
-    shift
-    if [[ -n "$cpus" ]]; then exec taskset -c "$cpus" "$@"; else exec "$@"; fi
-}
-
-# The inner shell expands $BIN, $PORT, $TMP and $PASSWORD_COST in SERVER_CMD.
-export BIN PORT TMP PASSWORD_COST
-BASE_URL="http://127.0.0.1:$PORT"
-
-# Starts the server in the background (SERVER_PID) and sets STARTUP_MS to the
-# milliseconds until /healthz answered 200. Polls the real condition, bounded by a deadline.
-start_server() {
-    local started deadline
+# Starts the server (scripts/run-server.sh: $SERVER_PID, on SERVER_CPUS, its data in
+# $TMP, on $PORT) and sets STARTUP_MS to the milliseconds until /healthz answered 200.
+start_timed() {
+    local started
     started=$(now_ms)
-    (on_cpus "$SERVER_CPUS" bash -c "exec $SERVER_CMD") >>"$WORK/server.log" 2>&1 &
-    SERVER_PID=$!
-    deadline=$(( started + HEALTH_TIMEOUT_SECONDS * 1000 ))
-    until curl -sf -o /dev/null "$BASE_URL/healthz"; do
-        if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-            echo "bench: the server exited; its log:" >&2; tail -n 50 "$WORK/server.log" >&2; exit 1
-        fi
-        if (( $(now_ms) > deadline )); then
-            echo "bench: no healthy /healthz within ${HEALTH_TIMEOUT_SECONDS}s" >&2; exit 1
-        fi
-        sleep 0.01
-    done
+    # At the binary's default log level (info: a line a request), as served; a cold
+    # start imports the catalog itself (no CATALOG copied in).
+    CATALOG="" DATA_DIR=$TMP SERVER_PORT=$PORT SERVER_LOG_LEVEL=info SERVER_START_SECONDS=$HEALTH_TIMEOUT_SECONDS \
+        start_server "$PASSWORD_COST"
+    wait_healthy "$BASE_URL" "$HEALTH_TIMEOUT_SECONDS" "$SERVER_PID"
     STARTUP_MS=$(( $(now_ms) - started ))
-}
-
-stop_server() {
-    kill "$SERVER_PID"
-    wait "$SERVER_PID" 2>/dev/null || true
-    SERVER_PID=""
 }
 
 # register: a new user (a fresh name, so a persistent store takes it too); prints the token.
@@ -192,16 +156,16 @@ done
 
 # --- start times -------------------------------------------------------------------
 
-echo "server: $SERVER_CMD (password cost $PASSWORD_COST)   wrk: $CONNECTIONS connections, $DURATION x $RUNS rounds"
+echo "server: $BIN on port $PORT (password cost $PASSWORD_COST)   wrk: $CONNECTIONS connections, $DURATION x $RUNS rounds"
 echo "CPUs: server and nginx ${SERVER_CPUS:-any}, wrk ${WRK_CPUS:-any}; pools of $POOL_SIZE requests, seed $SEED"
 
 cold=(); warm=()
 for ((run = 1; run <= START_RUNS; run++)); do
     rm -rf "$TMP" && mkdir -p "$TMP"
-    start_server
+    start_timed
     cold+=("$STARTUP_MS")
     stop_server
-    start_server
+    start_timed
     warm+=("$STARTUP_MS")
     if (( run < START_RUNS )); then stop_server; fi
 done
@@ -334,12 +298,6 @@ if [[ " ${NAMES[*]} " == *" popular "* ]]; then
     done
 fi
 
-# Jiffies of user plus system CPU the processes have used.
-cpu_ticks() {
-    local pid sum=0
-    for pid in "$@"; do sum=$((sum + $(awk '{ print $14 + $15 }' "/proc/$pid/stat"))); done
-    echo "$sum"
-}
 TICKS_PER_SECOND=$(getconf CLK_TCK)
 
 # start_walks <file> [first point]: starts $WALKS walks of the user $TOKEN, one ID a line in <file>.

@@ -32,15 +32,7 @@ STARTED=$SECONDS
 rm -rf "$SCREENSHOTS"
 mkdir -p "$SCREENSHOTS"
 start_server test
-healthy=""
-for _ in $(seq 1 100); do
-    if curl -sf "$BASE_URL/healthz" >/dev/null; then
-        healthy=1
-        break
-    fi
-    sleep 0.1
-done
-[[ -n "$healthy" ]] || { echo "browser-test: $BASE_URL/healthz never answered 200" >&2; exit 1; }
+wait_healthy "$BASE_URL" 10 "$SERVER_PID"
 echo "browser-test: $PAST_NYC_BIN on $BASE_URL (pid $SERVER_PID), ready after $((SECONDS - STARTED)) s"
 
 status=0

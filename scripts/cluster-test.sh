@@ -24,23 +24,13 @@
 # Usage: scripts/cluster-test.sh [path/to/past-nyc]  (default .build/release/past-nyc)
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-export PAST_NYC=${1:-$ROOT/.build/release/past-nyc}
-WORK_DIR=$(mktemp -d -t past-nyc-cluster-test.XXXXXX)
+PAST_NYC_BIN=${1:-}
+source "$(dirname "${BASH_SOURCE[0]}")/run-server.sh"
+export PAST_NYC=$BIN
 # The instances log every request (info): section 3 reads their logs.
 export CLUSTER_DIR="$WORK_DIR/cluster" PASSWORD_COST=test CLUSTER_TIME_LIMIT=170 LOG_LEVEL=info
-SINGLE_PID=""
 FAILURES=0
-
-cleanup() {
-    "$ROOT/scripts/cluster.sh" stop >/dev/null || true
-    if [[ -n "$SINGLE_PID" ]] && kill -0 "$SINGLE_PID" 2>/dev/null; then
-        kill -TERM "$SINGLE_PID"
-        wait "$SINGLE_PID" || true
-    fi
-    rm -rf "$WORK_DIR"
-}
-trap cleanup EXIT
+at_exit '"$ROOT/scripts/cluster.sh" stop >/dev/null'
 
 pass() { echo "ok: $*"; }
 failed() {
@@ -123,17 +113,8 @@ done
 echo "== 2. the login throttle"
 # One instance on SQLite of its own (no DATABASE_URL): the reference count.
 cp -a "$CLUSTER_DIR/catalog" "$WORK_DIR/single"
-env -u DATABASE_URL "$PAST_NYC" serve --host 127.0.0.1 --port 0 --data-dir "$WORK_DIR/single" \
-    --source-dir "$ROOT/Data" --openapi "$ROOT/openapi.yaml" --web-dir "$ROOT/Web" --password-cost test --log-level notice \
-    </dev/null >/dev/null 2>"$WORK_DIR/single.log" &
-SINGLE_PID=$!
-SINGLE_URL=""
-for _ in $(seq 1 600); do
-    port=$(grep -oE 'port=[0-9]+' "$WORK_DIR/single.log" | head -1 | cut -d= -f2 || true)
-    [[ -n "$port" ]] && { SINGLE_URL="http://127.0.0.1:$port"; break; }
-    sleep 0.1
-done
-[[ -n "$SINGLE_URL" ]] || { cat "$WORK_DIR/single.log" >&2; failed "the SQLite instance did not start"; exit 1; }
+DATABASE_URL="" DATA_DIR="$WORK_DIR/single" SERVER_START_SECONDS=60 start_server test
+SINGLE_URL=$BASE_URL
 for who in "$SINGLE_URL" "$CLUSTER_URL"; do
     expect "register throttled at $who" 201 \
         "$(status POST "$who/users" "" '{"username":"throttled","password":"cluster test password"}')"

@@ -26,21 +26,17 @@
 # INSTANCE_PIDS, NGINX_PID and DATABASE_URL as shell assignments, for tests.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/run-server.sh"
 SCRIPT="$ROOT/scripts/cluster.sh"
 CLUSTER_DIR=${CLUSTER_DIR:-/tmp/past-nyc-cluster}
-PAST_NYC=${PAST_NYC:-$ROOT/.build/release/past-nyc}
+BIN=${PAST_NYC:-$BIN}
 INSTANCES=${INSTANCES:-3}
 PASSWORD_COST=${PASSWORD_COST:-owasp}
 LOG_LEVEL=${LOG_LEVEL:-notice}
 CLUSTER_CACHE=${CLUSTER_CACHE:-on}
 CLUSTER_TIME_LIMIT=${CLUSTER_TIME_LIMIT:-3600}
 PIDS_FILE="$CLUSTER_DIR/pids"
-
-fail() {
-    echo "cluster.sh: $*" >&2
-    exit 1
-}
+CLUSTER_UP=""
 
 # Remembers a started process: `<pid> <name>` a line, in start order.
 remember() {
@@ -52,32 +48,6 @@ running_pids() {
     while read -r pid name; do
         if kill -0 "$pid" 2>/dev/null; then echo "$pid $name"; fi
     done <"$PIDS_FILE"
-}
-
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-# wait_for_port <log> <pid>: the port a `past-nyc serve --port 0` logs once listening.
-wait_for_port() {
-    local log=$1 pid=$2 port=""
-    for _ in $(seq 1 1200); do
-        port=$(grep -oE 'port=[0-9]+' "$log" | head -1 | cut -d= -f2 || true)
-        [[ -n "$port" ]] && { echo "$port"; return 0; }
-        kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; fail "instance $pid exited"; }
-        sleep 0.1
-    done
-    fail "instance $pid did not start listening (see $log)"
-}
-
-# wait_healthy <url> <seconds>: until GET <url>/healthz answers 200.
-wait_healthy() {
-    local url=$1 tries=$(($2 * 10))
-    for _ in $(seq 1 "$tries"); do
-        curl -sf -o /dev/null --max-time 1 "$url/healthz" && return 0
-        sleep 0.1
-    done
-    fail "$url/healthz did not answer 200 within $2 s"
 }
 
 ensure_nginx() {
@@ -143,7 +113,7 @@ EOF
 
 start() {
     [[ -z "$(running_pids)" ]] || fail "a cluster already runs in $CLUSTER_DIR (scripts/cluster.sh stop)"
-    [[ -x "$PAST_NYC" ]] || fail "$PAST_NYC is missing: swift build -c release --product past-nyc"
+    [[ -x "$BIN" ]] || fail "$BIN is missing: swift build -c release --product past-nyc"
     [[ "$INSTANCES" == 1 || "$INSTANCES" == 3 ]] || fail "INSTANCES must be 1 or 3"
     [[ "$CLUSTER_CACHE" == on || "$CLUSTER_CACHE" == off ]] || fail "CLUSTER_CACHE must be on or off"
     ensure_nginx
@@ -151,7 +121,7 @@ start() {
     mkdir -p "$CLUSTER_DIR"
     : >"$PIDS_FILE"
     # Until everything is up, a failure stops whatever has started.
-    trap 'stop >/dev/null 2>&1 || true' EXIT
+    at_exit '[[ -n "$CLUSTER_UP" ]] || stop >/dev/null 2>&1'
 
     local database_url=${DATABASE_URL:-}
     if [[ -z "$database_url" ]]; then
@@ -159,25 +129,23 @@ start() {
     fi
 
     # The catalog is built once and copied: every instance reads its own copy.
-    "$PAST_NYC" import --data-dir "$CLUSTER_DIR/catalog" --source-dir "$ROOT/Data" \
+    "$BIN" import --data-dir "$CLUSTER_DIR/catalog" --source-dir "$ROOT/Data" \
         >"$CLUSTER_DIR/import.log" 2>&1 || { cat "$CLUSTER_DIR/import.log" >&2; fail "import failed"; }
 
     local urls=() pids=() addresses=()
     for n in $(seq 1 "$INSTANCES"); do
         local dir="$CLUSTER_DIR/instance$n"
         cp -a "$CLUSTER_DIR/catalog" "$dir"
-        "$PAST_NYC" serve --host 127.0.0.1 --port 0 --data-dir "$dir" --source-dir "$ROOT/Data" \
-            --openapi "$ROOT/openapi.yaml" --web-dir "$ROOT/Web" --database-url "$database_url" \
-            --password-cost "$PASSWORD_COST" --log-level "$LOG_LEVEL" </dev/null 2>"$dir.log" >/dev/null &
-        pids+=("$!")
-        remember "$!" "instance$n"
+        DATA_DIR=$dir SERVER_LOG_FILE="$dir.log" SERVER_LOG_LEVEL=$LOG_LEVEL \
+            launch_server "$PASSWORD_COST" --database-url "$database_url"
+        pids+=("$SERVER_PID")
+        remember "$SERVER_PID" "instance$n"
     done
     for n in $(seq 1 "$INSTANCES"); do
-        local port
-        port=$(wait_for_port "$CLUSTER_DIR/instance$n.log" "${pids[$((n - 1))]}")
-        addresses+=("127.0.0.1:$port")
-        urls+=("http://127.0.0.1:$port")
-        wait_healthy "http://127.0.0.1:$port" 60
+        SERVER_START_SECONDS=120 wait_listening "${pids[$((n - 1))]}" "$CLUSTER_DIR/instance$n.log"
+        addresses+=("127.0.0.1:$PORT")
+        urls+=("$BASE_URL")
+        wait_healthy "$BASE_URL" 60
     done
 
     local port=${CLUSTER_PORT:-$(free_port)}
@@ -213,7 +181,8 @@ INSTANCE_PIDS=(${pids[*]})
 NGINX_PID=$nginx_pid
 DATABASE_URL='$database_url'
 EOF
-    trap - EXIT
+    CLUSTER_UP=1
+    keep_servers_running  # until `cluster.sh stop` or the time limit
     echo "PostgreSQL: $database_url"
     for n in $(seq 1 "$INSTANCES"); do
         echo "instance $n: ${urls[$((n - 1))]} (PID ${pids[$((n - 1))]}, log $CLUSTER_DIR/instance$n.log)"

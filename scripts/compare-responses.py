@@ -169,7 +169,7 @@ def main():
     parser.add_argument("--seed", default="1")
     arguments = parser.parse_args()
 
-    ids, word_lists = read_catalog(arguments.data)
+    ids, word_lists, _ = read_catalog(arguments.data)
     rng = random.Random("compare-%s" % arguments.seed)
     old, new = Server(arguments.old), Server(arguments.new)
     compared = differences = 0

@@ -8,39 +8,22 @@
 # Usage: scripts/compare-responses.sh OLD_BINARY NEW_BINARY
 #   e.g. cp .build/release/past-nyc /tmp/past-nyc-before && (change, rebuild) &&
 #        scripts/compare-responses.sh /tmp/past-nyc-before .build/release/past-nyc
-# Environment: COUNT (3000 catalog requests), SEED (1), OLD_PORT (18090), NEW_PORT (18091).
+# Environment: COUNT (3000 catalog requests), SEED (1), OLD_PORT and NEW_PORT (free ones).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 [[ $# -eq 2 ]] || { echo "usage: $0 OLD_BINARY NEW_BINARY" >&2; exit 2; }
 COUNT=${COUNT:-3000}
 SEED=${SEED:-1}
-OLD_PORT=${OLD_PORT:-18090}
-NEW_PORT=${NEW_PORT:-18091}
+source scripts/run-server.sh
 
-WORK=$(mktemp -d /tmp/compare-responses.XXXXXX)
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-# start <binary> <port> <name>: the server on its own data directory, until /healthz answers.
+# start <binary> <port> <name>: the server on its own data directory; sets PORT.
 start() {
-    mkdir -p "$WORK/$3"
-    "$1" serve --host 127.0.0.1 --port "$2" --data-dir "$WORK/$3" --password-cost test --log-level warning \
-        >"$WORK/$3.log" 2>&1 &
-    PIDS+=($!)
-    for _ in $(seq 1 1200); do
-        curl -sf -o /dev/null "http://127.0.0.1:$2/healthz" && return 0
-        kill -0 "${PIDS[-1]}" 2>/dev/null || { echo "compare-responses: $1 exited:" >&2; cat "$WORK/$3.log" >&2; exit 1; }
-        sleep 0.05
-    done
-    echo "compare-responses: $1 did not answer /healthz within 60 s" >&2
-    exit 1
+    BIN=$1 SERVER_PORT=$2 DATA_DIR="$WORK_DIR/$3" start_server test
+    wait_healthy "$BASE_URL" 60 "$SERVER_PID"
 }
-start "$1" "$OLD_PORT" old
-start "$2" "$NEW_PORT" new
-python3 scripts/compare-responses.py --old "$OLD_PORT" --new "$NEW_PORT" --data Data/oldnyc-locations.jsonl.gz \
+start "$1" "${OLD_PORT:-0}" old
+old_port=$PORT
+start "$2" "${NEW_PORT:-0}" new
+python3 scripts/compare-responses.py --old "$old_port" --new "$PORT" --data Data/oldnyc-locations.jsonl.gz \
     --count "$COUNT" --seed "$SEED"

@@ -37,15 +37,16 @@ else
     BINARY="$ROOT/.build/release/past-nyc"
 fi
 cd "$ROOT"
+PAST_NYC_BIN="$BINARY"
+# shellcheck source=scripts/run-server.sh
+source "$ROOT/scripts/run-server.sh"
 
 EXAMPLES="${EXAMPLES:-30}"
 SCHEMATHESIS_VERSION="${SCHEMATHESIS_VERSION:-4.32.5}"
 HEALTH_TIMEOUT_SECONDS=120
-STOP_TIMEOUT_SECONDS=15
 CHECKS="not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance"
 
 log() { printf '[contract-test] %s\n' "$*"; }
-fail() { printf '[contract-test] FAIL: %s\n' "$*" >&2; exit 1; }
 
 [[ -x "$BINARY" ]] || fail "no server binary at $BINARY (build it with: swift build -c release)"
 
@@ -61,62 +62,24 @@ if [[ "$(installed_version)" != "$SCHEMATHESIS_VERSION" ]]; then
 fi
 log "schemathesis $(installed_version)"
 
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/past-nyc-contract.XXXXXX")"
-SERVER_LOG="$WORK/server.log"
+WORK="$WORK_DIR"
 CLOSED_DOCUMENT="$WORK/openapi.closed.yaml"
 python3 scripts/openapi_closure.py openapi.yaml >"$CLOSED_DOCUMENT"
-SERVER_PID=""
 
-stop_server() {
-    [[ -n "$SERVER_PID" ]] || return 0
-    local pid="$SERVER_PID"
-    SERVER_PID=""
-    kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
-    kill -TERM "$pid"
-    local deadline=$((SECONDS + STOP_TIMEOUT_SECONDS))
-    while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do
-        sleep 0.1
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-        kill -KILL "$pid"
-        wait "$pid" 2>/dev/null || true
-        log "the server ignored SIGTERM for ${STOP_TIMEOUT_SECONDS}s and was killed"
-        return 1
-    fi
-    wait "$pid" 2>/dev/null || true
-}
-
-cleanup() {
-    local status=$?
-    stop_server || status=1
-    if ((status != 0)) && [[ -s "$SERVER_LOG" ]]; then
+# On a failure, the server log's last lines (it logs every request).
+report_failure() {
+    if ((EXIT_STATUS != 0)) && [[ -s "${SERVER_LOG:-}" ]]; then
         log "last lines of the server log:"
         tail -n 40 "$SERVER_LOG" >&2
     fi
-    rm -rf "$WORK"
-    exit "$status"
 }
-trap cleanup EXIT
+at_exit report_failure
 trap 'exit 130' INT TERM
 
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
-
-PORT="$(free_port)"
-BASE_URL="http://127.0.0.1:$PORT"
-log "starting $BINARY on $BASE_URL (data dir $WORK/data)"
-"$BINARY" serve --host 127.0.0.1 --port "$PORT" --data-dir "$WORK/data" --password-cost test \
-    >"$SERVER_LOG" 2>&1 </dev/null &
-SERVER_PID=$!
-
-deadline=$((SECONDS + HEALTH_TIMEOUT_SECONDS))
-until curl --silent --fail --max-time 2 --output /dev/null "$BASE_URL/healthz"; do
-    kill -0 "$SERVER_PID" 2>/dev/null || fail "the server exited before /healthz answered 200"
-    ((SECONDS < deadline)) || fail "/healthz did not answer 200 within ${HEALTH_TIMEOUT_SECONDS}s"
-    sleep 0.2
-done
-log "/healthz answers 200"
+log "starting $BINARY (data dir $WORK/data)"
+SERVER_LOG_LEVEL=info SERVER_START_SECONDS=$HEALTH_TIMEOUT_SECONDS start_server test
+wait_healthy "$BASE_URL" "$HEALTH_TIMEOUT_SECONDS" "$SERVER_PID"
+log "/healthz answers 200 on $BASE_URL"
 
 # register NAME: creates a user with a random password and prints its token.
 register() {

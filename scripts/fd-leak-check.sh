@@ -12,7 +12,7 @@ source "$(dirname "$0")/run-server.sh"
 DURATION=${DURATION:-15}
 CLIENTS="python3 $ROOT/scripts/hostile-clients.py"
 
-fds() { ls "/proc/$SERVER_PID/fd" | wc -l; }
+fds() { descriptor_count "$SERVER_PID"; }
 
 start_server test
 curl -sf "$BASE_URL/healthz" >/dev/null

@@ -9,33 +9,28 @@
 # Starts the server under callgrind (instrumentation off), warms it up with wrk for 3 s,
 # counts the access log's request lines while wrk replays POOL for SECONDS (default 8) with
 # instrumentation on, and prints the requests, the instructions and their ratio. The whole
-# process is counted: event loop, log writer, workers.
+# process is counted: event loop, log writer, workers. The profile is kept in PROFILE
+# (default /tmp/past-nyc-callgrind.out).
 set -euo pipefail
-BIN=$1 POOL=$2 CATALOG=$3 SECONDS_=${4:-8}
-PORT=${PORT:-18190}
+POOL=$2 CATALOG=$3 SECONDS_=${4:-8}
 cd "$(dirname "$0")/.."
-D=$(mktemp -d /tmp/ipr.XXXXXX)
-objcopy --strip-debug "$BIN" "$D/server"
-cp "$CATALOG" "$D/"
-taskset -c 0 valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$D/cg.out" \
-    "$D/server" serve --host 127.0.0.1 --port "$PORT" --data-dir "$D" --password-cost test 2>"$D/log" >/dev/null &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true' EXIT
-for _ in $(seq 600); do
-    kill -0 $SERVER || { echo "server died: $D/log" >&2; exit 1; }
-    curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
-    sleep 1
-done
-taskset -c 1 wrk -t1 -c64 -d3s -s scripts/bench/replay.lua "http://127.0.0.1:$PORT" -- "$POOL" 1 >/dev/null
+source scripts/run-server.sh
+D=$WORK_DIR
+objcopy --strip-debug "$1" "$D/server"
+BIN="$D/server" SERVER_CPUS=0 SERVER_LOG_LEVEL=info SERVER_START_SECONDS=600 \
+    SERVER_WRAPPER="valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=$D/cg.out" start_server test
+wait_healthy "$BASE_URL" 600 "$SERVER_PID"
+taskset -c 1 wrk -t1 -c64 -d3s -s scripts/bench/replay.lua "$BASE_URL" -- "$POOL" 1 >/dev/null
 sleep 1  # the log writer flushes every 50 ms
-callgrind_control -i on $SERVER >/dev/null 2>&1
-callgrind_control -z $SERVER >/dev/null 2>&1
-before=$(grep -c 'msg=request' "$D/log" || true)
-taskset -c 1 wrk -t1 -c64 -d"${SECONDS_}s" -s scripts/bench/replay.lua "http://127.0.0.1:$PORT" -- "$POOL" 1 >/dev/null
+callgrind_control -i on "$SERVER_PID" >/dev/null 2>&1
+callgrind_control -z "$SERVER_PID" >/dev/null 2>&1
+before=$(grep -c 'msg=request' "$SERVER_LOG" || true)
+taskset -c 1 wrk -t1 -c64 -d"${SECONDS_}s" -s scripts/bench/replay.lua "$BASE_URL" -- "$POOL" 1 >/dev/null
 sleep 1
-callgrind_control -d $SERVER >/dev/null 2>&1
-after=$(grep -c 'msg=request' "$D/log" || true)
+callgrind_control -d "$SERVER_PID" >/dev/null 2>&1
+after=$(grep -c 'msg=request' "$SERVER_LOG" || true)
 requests=$((after - before))
 instructions=$(awk '/^(summary|totals):/ { print $2; exit }' "$D/cg.out.1")
 echo "requests=$requests instructions=$instructions per_request=$((instructions / requests))"
-echo "profile: callgrind_annotate --inclusive=yes $D/cg.out.1 | swift-demangle --simplified"
+cp "$D/cg.out.1" "${PROFILE:-/tmp/past-nyc-callgrind.out}"
+echo "profile: callgrind_annotate --inclusive=yes ${PROFILE:-/tmp/past-nyc-callgrind.out} | swift-demangle --simplified"

@@ -17,6 +17,7 @@
 # refuses to run as root: as root, the server runs as the `postgres` user (or
 # `nobody`), which owns DIR.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # Close every descriptor inherited above stderr: the server and the watchdog outlive
 # this script, and must not hold its caller's pipes open (a caller reading our
@@ -47,19 +48,15 @@ as_server_user() {
     if [[ $(id -u) -eq 0 ]]; then runuser -u "$user" -- "$@"; else "$@"; fi
 }
 
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
 # Starts the cluster in $1 and waits until it accepts connections.
-start_server() {
+start_postgres() {
     local dir=$1
     as_server_user "$(bin_dir)/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait --timeout=30 start >/dev/null
 }
 
 # Fast shutdown (SIGINT: clients are disconnected, the data stays consistent) of the
 # server whose PID is on the first line of postmaster.pid; waits up to 30 s.
-stop_server() {
+stop_postgres() {
     local dir=$1 pid
     [[ -f "$dir/data/postmaster.pid" ]] || return 0
     pid=$(head -n 1 "$dir/data/postmaster.pid")
@@ -105,7 +102,7 @@ shared_buffers = 64MB
 fsync = on
 synchronous_commit = on
 EOF
-    start_server "$dir"
+    start_postgres "$dir"
     # The time limit: a detached watchdog, its output away from our caller's pipes.
     setsid bash -c "sleep $((minutes * 60)); '$0' stop '$dir'" </dev/null >/dev/null 2>&1 &
     echo "$!" >"$dir/watchdog.pid"
@@ -114,7 +111,7 @@ EOF
     ;;
 stop)
     check_dir "${1:-}"
-    stop_server "$1"
+    stop_postgres "$1"
     watchdog=$(cat "$1/watchdog.pid" 2>/dev/null || true)
     if [[ -n "$watchdog" ]]; then
         # Its own process group (setsid): the group goes, its sleep included.
@@ -124,11 +121,11 @@ stop)
     ;;
 down)
     check_dir "${1:-}"
-    stop_server "$1"
+    stop_postgres "$1"
     ;;
 up)
     check_dir "${1:-}"
-    start_server "$1"
+    start_postgres "$1"
     ;;
 *)
     sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2

@@ -22,8 +22,8 @@ WRITERS=${WRITERS:-8}
 export DATA_DIR="$WORK_DIR/small-disk"
 mkdir -p "$DATA_DIR"
 mount -t tmpfs -o size="${SIZE_MIB}m" past-nyc-disk-full "$DATA_DIR"
-unmount() { stop_server; umount "$DATA_DIR" 2>/dev/null || true; cleanup; }
-trap unmount EXIT
+# The server first: a mounted file system in use cannot be unmounted.
+at_exit 'stop_server; umount "$DATA_DIR" 2>/dev/null || true'
 
 start_server test
 curl -sf "$BASE_URL/healthz" >/dev/null

@@ -21,16 +21,14 @@ source "$(dirname "$0")/run-server.sh"
 IDLE=${IDLE:-10000}
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-32}
-SERVER_CPUS=${SERVER_CPUS-0}
-CLIENT_CPUS=${CLIENT_CPUS-1}
-if [[ "$(nproc)" -lt 2 ]] || ! command -v taskset >/dev/null; then SERVER_CPUS=""; CLIENT_CPUS=""; fi
-on_client_cpus() { if [[ -n "$CLIENT_CPUS" ]]; then taskset -c "$CLIENT_CPUS" "$@"; else "$@"; fi; }
+SERVER_CPUS=$(pinnable "${SERVER_CPUS-0}")
+CLIENT_CPUS=$(pinnable "${CLIENT_CPUS-1}")
 NEARBY="/nearby?lat=40.7306&lon=-73.9866&limit=10&photos=5"
 ulimit -n "$(ulimit -Hn)"
 
-reqs() { on_client_cpus wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" "$BASE_URL$NEARBY" | awk '/Requests\/sec/ { print $2 }'; }
+reqs() { (on_cpus "$CLIENT_CPUS" wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" "$BASE_URL$NEARBY") | awk '/Requests\/sec/ { print $2 }'; }
 rss_mib() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$SERVER_PID/status"; }
-fds() { ls "/proc/$SERVER_PID/fd" | wc -l; }
+fds() { descriptor_count "$SERVER_PID"; }
 
 start_server test --max-connections $((IDLE + 1000))
 curl -sf "$BASE_URL/healthz" >/dev/null
@@ -38,7 +36,7 @@ baseline=$(reqs)
 rss_before=$(rss_mib); fds_before=$(fds)
 echo "without idle connections: $baseline req/s, RSS $rss_before MiB, $fds_before descriptors"
 
-on_client_cpus python3 "$ROOT/scripts/hostile-clients.py" --port "$PORT" idle --connections "$IDLE" --hold $((DURATION + 8)) \
+(on_cpus "$CLIENT_CPUS" python3 "$ROOT/scripts/hostile-clients.py" --port "$PORT" idle --connections "$IDLE" --hold $((DURATION + 8))) \
     > "$WORK_DIR/idle.json" 2> "$WORK_DIR/idle.log" &
 client=$!
 for _ in $(seq 1 5000); do grep -qs "^ready" "$WORK_DIR/idle.log" && break; sleep 0.1; done

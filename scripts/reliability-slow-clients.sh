@@ -20,15 +20,13 @@ set -euo pipefail
 source "$(dirname "$0")/run-server.sh"
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-32}
-SERVER_CPUS=${SERVER_CPUS-0}
-CLIENT_CPUS=${CLIENT_CPUS-1}
-if [[ "$(nproc)" -lt 2 ]] || ! command -v taskset >/dev/null; then SERVER_CPUS=""; CLIENT_CPUS=""; fi
-on_client_cpus() { if [[ -n "$CLIENT_CPUS" ]]; then taskset -c "$CLIENT_CPUS" "$@"; else "$@"; fi; }
-CLIENTS="on_client_cpus python3 $ROOT/scripts/hostile-clients.py"
+SERVER_CPUS=$(pinnable "${SERVER_CPUS-0}")
+CLIENT_CPUS=$(pinnable "${CLIENT_CPUS-1}")
+clients() { (on_cpus "$CLIENT_CPUS" python3 "$ROOT/scripts/hostile-clients.py" "$@"); }
 NEARBY="/nearby?lat=40.7306&lon=-73.9866&limit=10&photos=5"
 ulimit -n "$(ulimit -Hn)"
 
-reqs() { on_client_cpus wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" "$BASE_URL$NEARBY" | awk '/Requests\/sec/ { print $2 }'; }
+reqs() { (on_cpus "$CLIENT_CPUS" wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" "$BASE_URL$NEARBY") | awk '/Requests\/sec/ { print $2 }'; }
 ratio() { python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}')" "$1" "$2"; }
 at_least_half() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 0.5 * float(sys.argv[2]) else 1)" "$1" "$2"; }
 fail=0
@@ -39,7 +37,7 @@ baseline=$(reqs)
 baseline_loris=$baseline
 echo "baseline: $baseline req/s"
 
-$CLIENTS --port "$PORT" slowloris --connections 1000 --interval 3 --duration $((DURATION + 10)) > "$WORK_DIR/slowloris.json" &
+clients --port "$PORT" slowloris --connections 1000 --interval 3 --duration $((DURATION + 10)) > "$WORK_DIR/slowloris.json" &
 loris=$!
 sleep 5
 under_loris=$(reqs)
@@ -51,7 +49,7 @@ sleep 2  # the slowloris client has closed its connections
 baseline=$(reqs)
 echo "baseline: $baseline req/s"
 
-$CLIENTS --port "$PORT" slowread --connections 100 --duration $((DURATION + 8)) > "$WORK_DIR/slowread.json" &
+clients --port "$PORT" slowread --connections 100 --duration $((DURATION + 8)) > "$WORK_DIR/slowread.json" &
 slow=$!
 sleep 3
 under_slowread=$(reqs)
@@ -61,7 +59,7 @@ at_least_half "$under_slowread" "$baseline" || { echo "FAIL: below half the base
 stop_server
 
 start_server test --max-connections 256
-$CLIENTS --port "$PORT" flood --connections 2000 --hold 3 > "$WORK_DIR/flood.json"
+clients --port "$PORT" flood --connections 2000 --hold 3 > "$WORK_DIR/flood.json"
 echo "flood (2,000 connections at once, cap 256): $(cat "$WORK_DIR/flood.json")"
 python3 - "$WORK_DIR/flood.json" <<'PY' || fail=1
 import json, sys

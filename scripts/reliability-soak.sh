@@ -15,7 +15,7 @@ DURATION=${DURATION:-600}
 CLIENTS=${CLIENTS:-16}
 mkdir -p "$OUT_DIR"
 
-fds() { ls "/proc/$SERVER_PID/fd" | wc -l; }
+fds() { descriptor_count "$SERVER_PID"; }
 
 start_server test
 curl -sf "$BASE_URL/healthz" >/dev/null

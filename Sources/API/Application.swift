@@ -14,14 +14,12 @@ public final class Application: Sendable {
     public let router: Router
 
     /// Loads everything the routes need; the server does not listen until `start()`.
-    public init(configuration: ApplicationConfiguration, logger: Logger) throws {
+    /// - Parameter content: the catalog and the rest no request changes, when already
+    ///   built from the same source, OpenAPI and web folders; without it, built here.
+    public init(configuration: ApplicationConfiguration, logger: Logger, content: ReadOnlyContent? = nil) throws {
+        let content = try content ?? ReadOnlyContent(configuration: configuration, logger: logger)
         try FileManager.default.createDirectory(
             atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-        let started = ContinuousClock.now
-        let catalog = try CatalogStore.openOrBuild(
-            dataDirectory: configuration.dataDirectory, sourceDirectory: configuration.sourceDirectory,
-            snapshot: CatalogSnapshot.gzip(for:))
-        logger.info("catalog ready", metadata: ["duration_ms": "\((ContinuousClock.now - started).milliseconds)"])
         let store: any UserDataStore =
             if let url = configuration.databaseURL {
                 try PostgresUserDataStore(url: url, poolSize: configuration.databasePoolSize)
@@ -32,30 +30,18 @@ public final class Application: Sendable {
             store: store,
             commonPasswordsPath: configuration.sourceDirectory + "/" + ApplicationConfiguration.commonPasswordsFileName,
             passwordCost: configuration.passwordCost)
-        let openAPIDocument = try OpenAPIDocument(path: configuration.openAPIPath)
-        let webRoutes = try WebRoutes(configuration: configuration)
 
+        let catalog = content.catalog
+        let catalogRoutes = content.catalogRoutes
         var router = Router()
-        ServiceRoutes(openAPI: openAPIDocument).register(in: &router)
-        webRoutes.register(in: &router)
-        let catalogRoutes = CatalogRoutes(catalog: catalog)
-        let snapshotStarted = ContinuousClock.now
-        let snapshot = try CatalogSnapshot(
-            json: catalogRoutes.json, dataVersion: catalog.dataVersion,
-            storedGzip: CatalogStore.storedSnapshotGzip(dataDirectory: configuration.dataDirectory))
-        logger.info(
-            "snapshot ready",
-            metadata: [
-                "duration_ms": "\((ContinuousClock.now - snapshotStarted).milliseconds)", "bytes": "\(snapshot.body.count)",
-                "gzip_bytes": "\(snapshot.gzipped.count)", "stored_gzip": "\(snapshot.usedStoredGzip)",
-            ])
-        SnapshotRoutes(snapshot: snapshot).register(in: &router)
+        ServiceRoutes(openAPI: content.openAPI).register(in: &router)
+        content.webRoutes.register(in: &router)
+        content.snapshotRoutes.register(in: &router)
         PopularRoutes(popular: accounts.popularPhotos, photos: catalogRoutes.placedPhotos).register(in: &router)
         catalogRoutes.register(in: &router)
-        let search = try PhotoSearch(catalog: catalog, databasePath: CatalogStore.databasePath(configuration.dataDirectory))
-        SearchRoutes(search: search, catalogRoutes: catalogRoutes, dataVersion: catalog.dataVersion).register(in: &router)
-        ClusterRoutes(catalog: catalog).register(in: &router)
-        TopicRoutes(catalog: catalog).register(in: &router)
+        SearchRoutes(search: content.search, catalogRoutes: catalogRoutes, dataVersion: catalog.dataVersion).register(in: &router)
+        content.clusterRoutes.register(in: &router)
+        content.topicRoutes.register(in: &router)
         AccountRoutes(accounts: accounts, photos: catalogRoutes.placedPhotos).register(in: &router)
         TourRoutes(catalog: catalog, json: catalogRoutes.json, accounts: accounts).register(in: &router)
         WalkRoutes(

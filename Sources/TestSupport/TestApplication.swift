@@ -6,7 +6,9 @@ import HTTPServer
 import Logging
 
 /// The whole application, booted for real on 127.0.0.1 and an ephemeral port, with its
-/// own temporary data directory and a cheap password cost. Shut down on release.
+/// own temporary data directory (its user data) and a cheap password cost, over the
+/// catalog and the rest no request changes, built once per process (`SharedCatalog`).
+/// Shut down on release.
 /// With `listening: false` it never opens a socket: tests talk to it through
 /// `inMemoryClient()`, the same request pipeline without the network.
 /// `Sendable`: immutable, so a suite may share one.
@@ -23,25 +25,15 @@ public final class TestApplication: Sendable {
     ///     without it, a fresh `TestDatabase` or, by default, SQLite.
     public init(passwordCost: ScryptCost = .test, maximumWalkPoints: Int? = nil, databaseURL: String? = nil, listening: Bool = true) throws {
         dataDirectory = try TemporaryDirectory(prefix: "past-nyc-app")
-        // Copying a catalog built once per process keeps each test's start fast; the
-        // application still checks its data hashes and would rebuild a stale one.
-        try FileManager.default.copyItem(
-            atPath: try SharedCatalog.path(),
-            toPath: dataDirectory.file(CatalogStore.databaseFileName))
-        var configuration = ApplicationConfiguration()
-        configuration.server.host = "127.0.0.1"
-        configuration.server.port = 0
-        configuration.dataDirectory = dataDirectory.path
-        configuration.sourceDirectory = PackageRoot.path + "/Data"
-        configuration.openAPIPath = PackageRoot.path + "/openapi.yaml"
-        configuration.webDirectory = PackageRoot.path + "/Web"
+        var configuration = SharedCatalog.configuration(dataDirectory: dataDirectory.path)
         configuration.passwordCost = passwordCost
         database = databaseURL == nil ? try TestDatabase.make() : nil
         configuration.databaseURL = databaseURL ?? database?.url
         if let maximumWalkPoints { configuration.maximumWalkPoints = maximumWalkPoints }
         var logger = Logger(label: "test-application")
         logger.logLevel = .critical
-        application = try Application(configuration: configuration, logger: logger)
+        // Building the read-only content takes seconds in a debug build; it is built once.
+        application = try Application(configuration: configuration, logger: logger, content: try SharedCatalog.content())
         guard listening else { return }
         // What the executable does for itself: a client that hangs up must not kill the test process.
         signal(SIGPIPE, SIG_IGN)
@@ -66,7 +58,8 @@ public final class TestApplication: Sendable {
 }
 
 /// A catalog built from the real `Data/` once per test process, in a folder removed
-/// when the process exits.
+/// when the process exits, and what the applications of the tests serve from it,
+/// computed once.
 public enum SharedCatalog {
     /// The folder holding the built `catalog.sqlite`.
     public static let directory = NSTemporaryDirectory() + "/past-nyc-shared-catalog-\(getpid())"
@@ -86,13 +79,40 @@ public enum SharedCatalog {
         try built.get()
     }
 
-    private static let loaded: Result<PhotoCatalog, any Error> = Result {
+    /// Copies the built catalog into `dataDirectory` (which exists), so that a server
+    /// started on it opens the catalog instead of importing `Data/` again.
+    public static func copy(into dataDirectory: String) throws {
+        try FileManager.default.copyItem(
+            atPath: try path(), toPath: CatalogStore.databasePath(dataDirectory))
+    }
+
+    /// The configuration of an application of the tests: 127.0.0.1 and a port the
+    /// kernel picks, the repository's folders, `dataDirectory` for the data.
+    public static func configuration(dataDirectory: String) -> ApplicationConfiguration {
+        var configuration = ApplicationConfiguration()
+        configuration.server.host = "127.0.0.1"
+        configuration.server.port = 0
+        configuration.dataDirectory = dataDirectory
+        configuration.sourceDirectory = PackageRoot.path + "/Data"
+        configuration.openAPIPath = PackageRoot.path + "/openapi.yaml"
+        configuration.webDirectory = PackageRoot.path + "/Web"
+        return configuration
+    }
+
+    private static let readOnly: Result<ReadOnlyContent, any Error> = Result {
         _ = try path()
-        return try CatalogStore.openOrBuild(dataDirectory: directory, sourceDirectory: PackageRoot.path + "/Data")
+        var logger = Logger(label: "test-application")
+        logger.logLevel = .critical
+        return try ReadOnlyContent(configuration: configuration(dataDirectory: directory), logger: logger)
+    }
+
+    /// What every `TestApplication` of the process serves: the catalog and what start-up computes from it.
+    public static func content() throws -> ReadOnlyContent {
+        try readOnly.get()
     }
 
     /// The catalog itself, loaded once per process, for oracles in tests.
     public static func catalog() throws -> PhotoCatalog {
-        try loaded.get()
+        try content().catalog
     }
 }

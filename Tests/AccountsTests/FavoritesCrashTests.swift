@@ -13,6 +13,8 @@ import Testing
 
     @Test func acknowledgedFavoritesSurviveKill9() throws {
         let directory = try TemporaryDirectory(prefix: "accounts-crash")
+        // The catalog built once for the tests, so the server starts without importing it.
+        try SharedCatalog.copy(into: directory.path)
         var server = try ServerProcess(dataDirectory: directory.path)
 
         let token = try Self.register(port: server.port)

@@ -13,10 +13,9 @@ enum CatalogFixture {
     static let boroughsPath = (sourceDirectory as NSString).appendingPathComponent("boroughs.geojson")
 
     /// Built lazily (and once) on first use; Swift initializes static lets thread-safely.
-    /// The build is the one the integration tests share; opening it checks its data hashes.
+    /// The catalog is the one every test of the process shares.
     static let shared: Result<Shared, any Error> = Result {
-        _ = try SharedCatalog.path()
-        let catalog = try CatalogStore.openOrBuild(dataDirectory: SharedCatalog.directory, sourceDirectory: sourceDirectory)
+        let catalog = try SharedCatalog.catalog()
         return Shared(catalog: catalog, oracle: try Oracle(path: locationsPath, catalog: catalog))
     }
 

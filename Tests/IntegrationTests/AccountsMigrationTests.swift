@@ -18,7 +18,7 @@ import TestSupport
 
     @Test func aVersionOneDatabaseKeepsEveryUserTokenAndFavorite() throws {
         let directory = try TemporaryDirectory(prefix: "accounts-migration")
-        try FileManager.default.copyItem(atPath: try SharedCatalog.path(), toPath: directory.file("catalog.sqlite"))
+        try SharedCatalog.copy(into: directory.path)
         let photos = ["729011f-a", "723443f-a", "716525f-a", "705740f-a"]
         let users = [
             OldUser(username: "Old.Timer", password: "walked here in 1935", token: AccessToken.generate(), favorites: photos),

@@ -78,7 +78,7 @@ import TestSupport
         let elsewhere = try TemporaryDirectory()
         // A catalog built from the same data: the server checks it against the source files it finds.
         try FileManager.default.createDirectory(atPath: elsewhere.file("var"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try SharedCatalog.path(), toPath: elsewhere.file("var/catalog.sqlite"))
+        try SharedCatalog.copy(into: elsewhere.file("var"))
         let tiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
         let server = try ServerProcess(
             arguments: [

@@ -23,6 +23,7 @@ import TestSupport
 @Suite struct DescriptorExhaustionTests {
     @Test func outOfDescriptorsTheServerPausesAcceptingThenServesTheWaitingClients() throws {
         let dataDirectory = try TemporaryDirectory()
+        try SharedCatalog.copy(into: dataDirectory.path)
         let limit = 32
         let server = try ServerProcess(dataDirectory: dataDirectory.path, descriptorLimit: limit)
         // The kernel completes these connections in the backlog whether accepted or not.

@@ -32,8 +32,7 @@ import TestSupport
         let points = WalkCrashTests.points(catalog)
         try #require(points.count >= Self.clients * Self.stepsPerClient / 4)
         let directory = try TemporaryDirectory(prefix: "mixed-crash")
-        try FileManager.default.copyItem(
-            atPath: try SharedCatalog.path(), toPath: directory.file(CatalogStore.databaseFileName))
+        try SharedCatalog.copy(into: directory.path)
         var server = try ServerProcess(dataDirectory: directory.path)
         let photoIDs = try Self.photoIDs(port: server.port)
         try #require(photoIDs.count >= Self.clients * Self.stepsPerClient)

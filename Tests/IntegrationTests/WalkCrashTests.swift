@@ -44,8 +44,7 @@ import TestSupport
 
         let directory = try TemporaryDirectory(prefix: "walks-crash")
         // The catalog built once for the tests, so the server starts without importing it.
-        try FileManager.default.copyItem(
-            atPath: try SharedCatalog.path(), toPath: directory.file(CatalogStore.databaseFileName))
+        try SharedCatalog.copy(into: directory.path)
         var server = try ServerProcess(dataDirectory: directory.path)
         let client = try WalkClient(port: server.port, username: "crash-walker")
         let walkID = try client.startWalk()

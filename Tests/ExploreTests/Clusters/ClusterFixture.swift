@@ -13,9 +13,7 @@ enum ClusterFixture {
 
     /// Built lazily (and once) on first use; Swift initializes static lets thread-safely.
     static let shared: Result<Shared, any Error> = Result {
-        _ = try SharedCatalog.path()
-        let catalog = try CatalogStore.openOrBuild(
-            dataDirectory: SharedCatalog.directory, sourceDirectory: PackageRoot.path + "/Data")
+        let catalog = try SharedCatalog.catalog()
         return Shared(catalog: catalog, index: ClusterIndex(catalog: catalog), oracle: ClusterOracle(catalog: catalog))
     }
 

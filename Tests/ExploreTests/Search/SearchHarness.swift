@@ -1,4 +1,4 @@
-import API
+@testable import API
 import Catalog
 import Explore
 import Foundation
@@ -16,13 +16,11 @@ enum SearchHarness {
     }
 
     static let shared: Result<Shared, any Error> = Result {
-        let path = try SharedCatalog.path()
-        let catalog = try CatalogStore.openOrBuild(
-            dataDirectory: SharedCatalog.directory, sourceDirectory: PackageRoot.path + "/Data")
-        let catalogRoutes = CatalogRoutes(catalog: catalog)
-        let search = try PhotoSearch(catalog: catalog, databasePath: path)
+        let content = try SharedCatalog.content()
+        let catalog = content.catalog
         var router = Router()
-        SearchRoutes(search: search, catalogRoutes: catalogRoutes, dataVersion: catalog.dataVersion).register(in: &router)
+        SearchRoutes(search: content.search, catalogRoutes: content.catalogRoutes, dataVersion: catalog.dataVersion)
+            .register(in: &router)
         return Shared(catalog: catalog, router: router, oracle: SearchOracle(catalog: catalog))
     }
 

@@ -66,7 +66,7 @@ import Testing
 
     @Test(arguments: cases)
     func toursOverTheCatalog(_ testCase: Case) throws {
-        let catalog = try TourCatalog.load()
+        let catalog = try SharedCatalog.catalog()
         let query = testCase.query
         let problem = catalog.tourProblem(query)
         let expected = Self.candidates(query, catalog)
@@ -99,7 +99,7 @@ import Testing
 
     /// The cases above exercise both searches.
     @Test func theCasesExerciseBothSearches() throws {
-        let catalog = try TourCatalog.load()
+        let catalog = try SharedCatalog.catalog()
         let exact = Self.cases.count { Self.candidates($0.query, catalog).count <= OrienteeringProblem.exactLimit }
         #expect(exact >= 8 && exact <= Self.cases.count - 8, "\(exact) of \(Self.cases.count) cases with few enough candidates for the exact search")
     }

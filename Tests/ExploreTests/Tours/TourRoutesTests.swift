@@ -48,7 +48,7 @@ import Testing
 
     @Test func tourIsThePlannersWithItsPhotos() throws {
         let app = try Self.server.get()
-        let catalog = try TourCatalog.load()
+        let catalog = try SharedCatalog.catalog()
         let client = try app.connect()
         let response = try client.request("GET", "/tours?lat=40.7306&lon=-73.9866&from=1900&to=1940&minPhotos=3")
         #expect(response.status == 200)
@@ -175,7 +175,7 @@ import Testing
     /// caller's photos there, newest first, and the count of all its photos.
     @Test func favoritesTourTakesTheShortestPath() throws {
         let app = try Self.server.get()
-        let catalog = try TourCatalog.load()
+        let catalog = try SharedCatalog.catalog()
         let client = try app.connect()
         let token = try Self.register(client, "berenice.abbott")
 
@@ -225,7 +225,7 @@ import Testing
     /// More than 50 favorite locations: the 50 nearest to the start.
     @Test func favoritesTourKeepsTheFiftyNearest() throws {
         let app = try Self.server.get()
-        let catalog = try TourCatalog.load()
+        let catalog = try SharedCatalog.catalog()
         let client = try app.connect()
         let token = try Self.register(client, "weegee")
         let near = catalog.nearby(NearbyQuery(latitude: 40.7128, longitude: -74.0060, limit: 53))
