@@ -5,6 +5,9 @@ import SQLite
 /// a `UserDataStore`: `<dataDirectory>/accounts.sqlite` by default, or PostgreSQL.
 ///
 /// Every method may block (database I/O, fsync, scrypt): call them off the event loop.
+/// Every write goes through the store's group commit (`UserDataStore.groupWrite`); the
+/// frequent ones (favorites, recents, profile, reset) answer through a completion, so
+/// their callers need not hold a thread while their group commits.
 /// Failures the client caused are `AccountsError`s (`storeUnavailable` when a shared
 /// store cannot be reached); anything else (`SQLiteError`, `PostgresError`) is a
 /// server fault.
@@ -83,7 +86,7 @@ public final class Accounts: Sendable {
         let hash = try hasher.hash(password)
         let now = currentSecond()
         do {
-            return try database.write { connection in
+            return try database.groupWrite { connection in
                 let inserted = try connection.queryFirst(
                     """
                     INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?)
@@ -128,7 +131,7 @@ public final class Accounts: Sendable {
         try throttle.recordSuccess(throttleKey)
         let rehashed = try rehashIfOutdated(password, stored: stored)
         let now = currentSecond()
-        return try database.write { connection in
+        return try database.groupWrite { connection in
             if let rehashed {
                 try connection.execute(
                     "UPDATE users SET password_hash = ? WHERE id = ?", [.text(rehashed.encoded), .integer(row.id)])
@@ -160,7 +163,7 @@ public final class Accounts: Sendable {
 
     /// Revokes the token the request presented.
     public func logout(_ authenticated: AuthenticatedUser) throws {
-        try database.write { connection in
+        try database.groupWrite { connection in
             try connection.execute("DELETE FROM tokens WHERE token_hash = ?", [.blob(authenticated.tokenHash)])
         }
     }
@@ -170,7 +173,7 @@ public final class Accounts: Sendable {
         try policy.validateNewPassword(newPassword, field: "newPassword")
         try confirmPassword(currentPassword, of: authenticated, field: "currentPassword")
         let hash = try hasher.hash(newPassword)
-        try database.write { connection in
+        try database.groupWrite { [hash] connection in
             try connection.execute(
                 "UPDATE users SET password_hash = ? WHERE id = ?", [.text(hash.encoded), .integer(authenticated.userID)])
             try connection.execute(
@@ -183,17 +186,21 @@ public final class Accounts: Sendable {
     /// (ON DELETE CASCADE).
     public func deleteUser(_ authenticated: AuthenticatedUser, password: String) throws {
         try confirmPassword(password, of: authenticated, field: "password")
-        try database.write { connection in
+        try database.groupWrite { connection in
             try connection.execute("DELETE FROM users WHERE id = ?", [.integer(authenticated.userID)])
         }
     }
 
     // MARK: Profile
 
-    /// Applies a merge patch to the profile and returns the user as updated. Every
-    /// field is validated before anything is written, and the write is one
-    /// transaction: a patch is applied whole or not at all.
-    public func updateProfile(_ authenticated: AuthenticatedUser, patch: ProfilePatch) throws -> User {
+    /// Applies a merge patch to the profile and hands `completion` the user as updated.
+    /// Every field is validated before anything is written (a bad one throws here,
+    /// and nothing is written), and the write is one transaction: a patch is applied
+    /// whole or not at all.
+    public func updateProfile(
+        _ authenticated: AuthenticatedUser, patch: ProfilePatch,
+        completion: @escaping @Sendable (Result<User, any Error>) -> Void
+    ) throws {
         var assignments: [String] = []
         var values: [SQLiteValue] = []
         switch patch.displayName {
@@ -213,36 +220,43 @@ public final class Accounts: Sendable {
             assignments.append("home_latitude = ?, home_longitude = ?")
             values += [.real(home.latitude), .real(home.longitude)]
         }
-        let user = try database.write { connection in
-            if !assignments.isEmpty {
-                try connection.execute(
-                    "UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = ?",
-                    values + [.integer(authenticated.userID)])
-            }
-            return try Self.user(authenticated.userID, in: connection)
-        }
-        guard let user else { throw AccountsError.invalidToken }
-        return user
+        database.groupWrite(
+            { [assignments, values] connection in
+                if !assignments.isEmpty {
+                    try connection.execute(
+                        "UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = ?",
+                        values + [.integer(authenticated.userID)])
+                }
+                guard let user = try Self.user(authenticated.userID, in: connection) else { throw AccountsError.invalidToken }
+                return user
+            },
+            completion: completion)
     }
 
     /// "Reset": erases the user's rows of every table in `UserDataTables` (favorites,
     /// recents, …) in one transaction. The account, its profile and its tokens stay.
-    public func eraseUserData(_ authenticated: AuthenticatedUser) throws {
-        try database.write { connection in
-            for table in UserDataTables.names {
-                try connection.execute("DELETE FROM \(table) WHERE user_id = ?", [.integer(authenticated.userID)])
-            }
-        }
+    public func eraseUserData(_ authenticated: AuthenticatedUser, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        database.groupWrite(
+            { connection in
+                for table in UserDataTables.names {
+                    try connection.execute("DELETE FROM \(table) WHERE user_id = ?", [.integer(authenticated.userID)])
+                }
+            },
+            completion: completion)
     }
 
     // MARK: Favorites
 
     /// Saves a photo (the caller checks that the catalog has it). Idempotent: saving
-    /// it again returns the first `savedAt`. Committed and fsynced before it returns.
-    public func saveFavorite(_ authenticated: AuthenticatedUser, photoID: String) throws -> FavoriteSave {
+    /// it again returns the first `savedAt`. `completion` runs once it is committed and
+    /// fsynced.
+    public func saveFavorite(
+        _ authenticated: AuthenticatedUser, photoID: String,
+        completion: @escaping @Sendable (Result<FavoriteSave, any Error>) -> Void
+    ) {
         let now = currentSecond()
-        do {
-            return try database.write { connection in
+        database.groupWrite(
+            { connection in
                 try connection.execute(
                     """
                     INSERT INTO favorites (user_id, photo_id, saved_at) VALUES (?, ?, ?)
@@ -258,22 +272,22 @@ public final class Accounts: Sendable {
                 ) { $0.int64(0) }
                 guard let savedAt else { throw AccountsError.favoriteNotFound }
                 return FavoriteSave(favorite: Favorite(photoID: photoID, savedAt: Self.date(savedAt)), created: false)
-            }
-        } catch let error as any ConstraintViolationReporting where error.isConstraintViolation {
-            // The only other constraint is the user's foreign key: the user was deleted meanwhile.
-            throw AccountsError.invalidToken
-        }
+            },
+            completion: { completion($0.mapError(Self.userGoneMeanwhile)) })
     }
 
-    /// - Throws: `favoriteNotFound` when the photo is not a favorite of this user.
-    public func removeFavorite(_ authenticated: AuthenticatedUser, photoID: String) throws {
-        let removed = try database.write { connection in
-            try connection.execute(
-                "DELETE FROM favorites WHERE user_id = ? AND photo_id = ?",
-                [.integer(authenticated.userID), .text(photoID)])
-            return connection.changes
-        }
-        guard removed > 0 else { throw AccountsError.favoriteNotFound }
+    /// Hands `completion` `favoriteNotFound` when the photo is not a favorite of this user.
+    public func removeFavorite(
+        _ authenticated: AuthenticatedUser, photoID: String, completion: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
+        database.groupWrite(
+            { connection in
+                try connection.execute(
+                    "DELETE FROM favorites WHERE user_id = ? AND photo_id = ?",
+                    [.integer(authenticated.userID), .text(photoID)])
+                guard connection.changes > 0 else { throw AccountsError.favoriteNotFound }
+            },
+            completion: completion)
     }
 
     /// A page of favorites, newest first, after `cursor` (from a previous page).
@@ -344,12 +358,17 @@ public final class Accounts: Sendable {
     /// Puts a photo (the caller checks that the catalog has it) at the top of the
     /// user's recently viewed list: its earlier view, if any, is replaced, and views
     /// beyond `recentsCapacity` are deleted in the same transaction, so the list
-    /// never holds more. Committed and fsynced before it returns.
-    public func recordView(_ authenticated: AuthenticatedUser, photoID: String) throws -> Recent {
+    /// never holds more. `completion` runs once it is committed and fsynced.
+    public func recordView(
+        _ authenticated: AuthenticatedUser, photoID: String, completion: @escaping @Sendable (Result<Recent, any Error>) -> Void
+    ) {
         let now = currentSecond()
         let userID = SQLiteValue.integer(authenticated.userID)
-        do {
-            try database.write { connection in
+        database.groupWrite(
+            { connection in
+                // The user's row first: which views lie beyond the capacity depends on
+                // every view of the user, so their writers take turns.
+                try Self.lockUser(authenticated, in: connection)
                 try connection.execute("DELETE FROM recents WHERE user_id = ? AND photo_id = ?", [userID, .text(photoID)])
                 try connection.execute(
                     "INSERT INTO recents (user_id, photo_id, viewed_at) VALUES (?, ?, ?)",
@@ -360,12 +379,9 @@ public final class Accounts: Sendable {
                         SELECT sequence FROM recents WHERE user_id = ? ORDER BY sequence DESC LIMIT 1 OFFSET ?)
                     """,
                     [userID, userID, .integer(Int64(Self.recentsCapacity))])
-            }
-        } catch let error as any ConstraintViolationReporting where error.isConstraintViolation {
-            // The user's foreign key: the user was deleted meanwhile.
-            throw AccountsError.invalidToken
-        }
-        return Recent(photoID: photoID, viewedAt: Self.date(now))
+                return Recent(photoID: photoID, viewedAt: Self.date(now))
+            },
+            completion: { completion($0.mapError(Self.userGoneMeanwhile)) })
     }
 
     /// The user's most recently viewed photos, most recent first (the later view
@@ -381,10 +397,12 @@ public final class Accounts: Sendable {
     }
 
     /// Empties the user's recently viewed list.
-    public func clearRecents(_ authenticated: AuthenticatedUser) throws {
-        try database.write { connection in
-            try connection.execute("DELETE FROM recents WHERE user_id = ?", [.integer(authenticated.userID)])
-        }
+    public func clearRecents(_ authenticated: AuthenticatedUser, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        database.groupWrite(
+            { connection in
+                try connection.execute("DELETE FROM recents WHERE user_id = ?", [.integer(authenticated.userID)])
+            },
+            completion: completion)
     }
 
     // MARK: Helpers
@@ -414,6 +432,21 @@ public final class Accounts: Sendable {
         } catch AccountsError.hasherBusy {
             return nil
         }
+    }
+
+    /// A write that broke a constraint after the user was authenticated: the user's
+    /// foreign key (the only constraint such a write can break), so the user was deleted
+    /// meanwhile and the token no longer works.
+    private static func userGoneMeanwhile(_ error: any Error) -> any Error {
+        if let violation = error as? any ConstraintViolationReporting, violation.isConstraintViolation {
+            return AccountsError.invalidToken
+        }
+        return error
+    }
+
+    /// Locks the user's row until the write transaction ends (see `UserDataConnection.lockRows`).
+    static func lockUser(_ authenticated: AuthenticatedUser, in connection: any UserDataConnection) throws {
+        try connection.lockRows("SELECT 1 FROM users WHERE id = ?", [.integer(authenticated.userID)])
     }
 
     private func currentSecond() -> Int64 {

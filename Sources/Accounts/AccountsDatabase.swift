@@ -1,3 +1,4 @@
+import Dispatch
 import SQLite
 import Synchronization
 
@@ -20,8 +21,11 @@ public final class AccountsDatabase: UserDataStore {
     private let writer: LockedConnection
     private let readers: [LockedConnection]
     private let nextReader = Atomic<Int>(0)
-    /// Grouped writes waiting for the writer; whoever holds it next commits them all.
-    private let pendingGroup = Mutex<[any GroupedWriteJob]>([])
+    /// Grouped writes waiting for the next commit, and whether `committer` is at work
+    /// (it then takes them without being asked).
+    private let pendingGroup = Mutex<(jobs: [any GroupedWriteJob], isCommitting: Bool)>(([], false))
+    /// Where groups are committed, one after another.
+    private let committer = DispatchQueue(label: "past-nyc.group-commit")
 
     init(path: String, readerCount: Int = 4) throws {
         let writerConnection = try SQLiteConnection(path: path)
@@ -65,25 +69,42 @@ public final class AccountsDatabase: UserDataStore {
     /// writes, so that one commit (one fsync, the cost that bounds durable writes per
     /// second) covers them all: group commit. Each body runs alone inside its own
     /// savepoint, so one that throws is rolled back by itself and the others commit.
-    /// Returns, like `write`, only once the commit holding `body`'s changes is durable.
+    /// `completion` gets the outcome only once the commit holding `body`'s changes is
+    /// durable, on the committer's thread.
     ///
-    /// How the group forms: a caller queues its body, then waits for the writer. The
-    /// holder of the writer takes every queued body and commits them together; a
-    /// caller whose body was committed while it waited just returns the result.
-    public func groupWrite<Result: Sendable>(
-        _ body: @escaping @Sendable (any UserDataConnection) throws -> Result
-    ) throws -> Result {
-        let job = GroupedWrite(body)
-        pendingGroup.withLock { $0.append(job) }
-        try writer.withLock { connection in
-            guard !job.isFinished else { return }
-            let group = pendingGroup.withLock { pending in
-                defer { pending.removeAll(keepingCapacity: true) }
-                return pending
-            }
-            Self.commit(group, on: connection)
+    /// How the group forms: a caller queues its body and returns. The committer (one
+    /// serial queue) takes every queued body, commits them together, hands out their
+    /// outcomes, and takes whatever queued meanwhile, until none is left. No timer holds
+    /// a group open: while one group commits, the next one gathers, so under load the
+    /// fsync itself is the window and the group grows with the load. A write waits for
+    /// at most the commit under way and then its own: two fsyncs and the bodies of two
+    /// groups. Callers do not wait on a thread each (the HTTP handlers answer through the
+    /// completion), so the size of a group is not bounded by the number of threads.
+    public func groupWrite<Value: Sendable>(
+        _ body: @escaping @Sendable (any UserDataConnection) throws -> Value,
+        completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
+        let job = GroupedWrite(body, completion: completion)
+        let startsCommitter = pendingGroup.withLock { pending in
+            pending.jobs.append(job)
+            guard !pending.isCommitting else { return false }
+            pending.isCommitting = true
+            return true
         }
-        return try job.result()
+        if startsCommitter { committer.async { self.commitPending() } }
+    }
+
+    /// Commits the queued groups one after another until none is left.
+    private func commitPending() {
+        while true {
+            let group = pendingGroup.withLock { pending in
+                defer { pending.jobs.removeAll(keepingCapacity: true) }
+                if pending.jobs.isEmpty { pending.isCommitting = false }
+                return pending.jobs
+            }
+            guard !group.isEmpty else { return }
+            writer.withLock { connection in Self.commit(group, on: connection) }
+        }
     }
 
     /// Runs every job of `group` in its savepoint inside one transaction and commits it;

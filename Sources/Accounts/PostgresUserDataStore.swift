@@ -60,10 +60,13 @@ public final class PostgresUserDataStore: UserDataStore {
 
     /// PostgreSQL groups concurrent commits itself; each body is its own transaction,
     /// at READ COMMITTED because the body locks the rows it depends on.
-    public func groupWrite<Result: Sendable>(
-        _ body: @escaping @Sendable (any UserDataConnection) throws -> Result
-    ) throws -> Result {
-        try transaction("BEGIN ISOLATION LEVEL READ COMMITTED", body)
+    /// Runs on the calling thread and calls `completion` before it returns: the pool's
+    /// connections, not threads, bound how many transactions are open at once.
+    public func groupWrite<Value: Sendable>(
+        _ body: @escaping @Sendable (any UserDataConnection) throws -> Value,
+        completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
+        completion(Result { try transaction("BEGIN ISOLATION LEVEL READ COMMITTED", body) })
     }
 
     public func makeLoginThrottle() -> any LoginThrottling {

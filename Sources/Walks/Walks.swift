@@ -182,12 +182,11 @@ public final class Walks: Sendable {
     /// - Throws: `walkNotFound`.
     public func delete(_ user: AuthenticatedUser, walkID: String) throws {
         guard let id = WalkID(text: walkID) else { throw WalkError.walkNotFound }
-        let deleted = try database.write { connection in
+        try database.groupWrite { connection in
             try connection.execute(
                 "DELETE FROM walks WHERE walk_id = ? AND user_id = ?", [.blob(id.bytes), .integer(user.userID)])
-            return connection.changes
+            guard connection.changes > 0 else { throw WalkError.walkNotFound }
         }
-        guard deleted > 0 else { throw WalkError.walkNotFound }
     }
 
     /// Takes a photo out of the walk's stream for good: it is remembered as removed,
