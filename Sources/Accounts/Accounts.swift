@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import SQLite
 
@@ -29,6 +30,8 @@ public final class Accounts: Sendable {
     /// random bytes: verifying costs one scrypt whatever it is compared with, and no
     /// password derives to it, so start-up need not spend a hash on it.
     private let dummyHash: PasswordHash
+    /// Authenticates the sync tokens (`SyncToken`), shared by every instance of the store.
+    private let syncKey: SymmetricKey
 
     /// Opens (creating or migrating) `<dataDirectory>/accounts.sqlite` and loads the
     /// common-password list; see `init(store:…)`.
@@ -65,6 +68,7 @@ public final class Accounts: Sendable {
         throttle = store.makeLoginThrottle()
         self.clock = clock
         popularPhotos = PopularPhotos(store: store, clock: clock)
+        syncKey = try SyncTokenKey.load(from: store)
         dummyHash = PasswordHash(
             cost: passwordCost, salt: SecretBytes.random(count: PasswordHasher.saltByteCount),
             hash: SecretBytes.random(count: PasswordHasher.hashByteCount))
@@ -95,6 +99,7 @@ public final class Accounts: Sendable {
                     [.text(username), .text(key), .text(hash.encoded), .integer(now)]
                 ) { $0.int64(0) }
                 guard let userID = inserted else { preconditionFailure("INSERT … RETURNING returns the row") }
+                try ChangeLog.record(.profile, userID: userID, at: now, in: connection)
                 let user = User(
                     username: username, createdAt: Self.date(now), favoriteCount: 0, displayName: nil, home: nil)
                 return try Self.issueToken(for: userID, user: user, now: now, in: connection)
@@ -220,14 +225,17 @@ public final class Accounts: Sendable {
             assignments.append("home_latitude = ?, home_longitude = ?")
             values += [.real(home.latitude), .real(home.longitude)]
         }
+        let now = currentSecond()
         database.groupWrite(
             { [assignments, values] connection in
+                try Self.lockUser(authenticated, in: connection)
                 if !assignments.isEmpty {
                     try connection.execute(
                         "UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = ?",
                         values + [.integer(authenticated.userID)])
                 }
                 guard let user = try Self.user(authenticated.userID, in: connection) else { throw AccountsError.invalidToken }
+                if !assignments.isEmpty { try ChangeLog.record(.profile, userID: authenticated.userID, at: now, in: connection) }
                 return user
             },
             completion: completion)
@@ -236,8 +244,11 @@ public final class Accounts: Sendable {
     /// "Reset": erases the user's rows of every table in `UserDataTables` (favorites,
     /// recents, …) in one transaction. The account, its profile and its tokens stay.
     public func eraseUserData(_ authenticated: AuthenticatedUser, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        let now = currentSecond()
         database.groupWrite(
             { connection in
+                try Self.lockUser(authenticated, in: connection)
+                try ChangeLog.recordErasure(userID: authenticated.userID, at: now, in: connection)
                 for table in UserDataTables.names {
                     try connection.execute("DELETE FROM \(table) WHERE user_id = ?", [.integer(authenticated.userID)])
                 }
@@ -257,6 +268,7 @@ public final class Accounts: Sendable {
         let now = currentSecond()
         database.groupWrite(
             { connection in
+                try Self.lockUser(authenticated, in: connection)
                 try connection.execute(
                     """
                     INSERT INTO favorites (user_id, photo_id, saved_at) VALUES (?, ?, ?)
@@ -264,6 +276,9 @@ public final class Accounts: Sendable {
                     """,
                     [.integer(authenticated.userID), .text(photoID), .integer(now)])
                 if connection.changes == 1 {
+                    try ChangeLog.record(.favorite, photoID: photoID, userID: authenticated.userID, at: now, in: connection)
+                    // The profile's favoriteCount changed.
+                    try ChangeLog.record(.profile, userID: authenticated.userID, at: now, in: connection)
                     return FavoriteSave(favorite: Favorite(photoID: photoID, savedAt: Self.date(now)), created: true)
                 }
                 let savedAt = try connection.queryFirst(
@@ -280,12 +295,16 @@ public final class Accounts: Sendable {
     public func removeFavorite(
         _ authenticated: AuthenticatedUser, photoID: String, completion: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
+        let now = currentSecond()
         database.groupWrite(
             { connection in
+                try Self.lockUser(authenticated, in: connection)
                 try connection.execute(
                     "DELETE FROM favorites WHERE user_id = ? AND photo_id = ?",
                     [.integer(authenticated.userID), .text(photoID)])
                 guard connection.changes > 0 else { throw AccountsError.favoriteNotFound }
+                try ChangeLog.record(.favorite, photoID: photoID, deleted: true, userID: authenticated.userID, at: now, in: connection)
+                try ChangeLog.record(.profile, userID: authenticated.userID, at: now, in: connection)
             },
             completion: completion)
     }
@@ -373,12 +392,18 @@ public final class Accounts: Sendable {
                 try connection.execute(
                     "INSERT INTO recents (user_id, photo_id, viewed_at) VALUES (?, ?, ?)",
                     [userID, .text(photoID), .integer(now)])
-                try connection.execute(
+                try ChangeLog.record(.recent, photoID: photoID, userID: authenticated.userID, at: now, in: connection)
+                let pushedOut = try connection.query(
                     """
                     DELETE FROM recents WHERE user_id = ? AND sequence <= (
                         SELECT sequence FROM recents WHERE user_id = ? ORDER BY sequence DESC LIMIT 1 OFFSET ?)
+                    RETURNING photo_id
                     """,
-                    [userID, userID, .integer(Int64(Self.recentsCapacity))])
+                    [userID, userID, .integer(Int64(Self.recentsCapacity))]
+                ) { $0.text(0) }
+                for old in pushedOut {
+                    try ChangeLog.record(.recent, photoID: old, deleted: true, userID: authenticated.userID, at: now, in: connection)
+                }
                 return Recent(photoID: photoID, viewedAt: Self.date(now))
             },
             completion: { completion($0.mapError(Self.userGoneMeanwhile)) })
@@ -398,11 +423,64 @@ public final class Accounts: Sendable {
 
     /// Empties the user's recently viewed list.
     public func clearRecents(_ authenticated: AuthenticatedUser, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        let now = currentSecond()
         database.groupWrite(
             { connection in
-                try connection.execute("DELETE FROM recents WHERE user_id = ?", [.integer(authenticated.userID)])
+                try Self.lockUser(authenticated, in: connection)
+                let cleared = try connection.query(
+                    "DELETE FROM recents WHERE user_id = ? RETURNING photo_id", [.integer(authenticated.userID)]
+                ) { $0.text(0) }
+                for photoID in cleared {
+                    try ChangeLog.record(.recent, photoID: photoID, deleted: true, userID: authenticated.userID, at: now, in: connection)
+                }
             },
             completion: completion)
+    }
+
+    // MARK: Sync
+
+    /// The user's changes after the answer that gave `since` (without it, the whole
+    /// current state), at most `limit`, with the token to continue from.
+    /// - Throws: `invalidSyncToken` for a `since` this server did not issue to this
+    ///   user; `expiredSyncToken` for one older than the retained history.
+    public func changes(_ authenticated: AuthenticatedUser, since: String?, limit: Int) throws -> ChangesPage {
+        precondition(limit > 0, "limit must be positive")
+        let now = currentSecond()
+        let after = try since.map {
+            try SyncToken(decoding: $0, userID: authenticated.userID, key: syncKey, now: now).sequence
+        } ?? 0
+        let (rows, last) = try database.read { connection in
+            try connection.snapshot {
+                let rows = try ChangeLog.changes(
+                    userID: authenticated.userID, after: after, limit: limit + 1, live: since == nil, in: connection)
+                return (rows, try ChangeLog.lastSequence(userID: authenticated.userID, in: connection))
+            }
+        }
+        let more = rows.count > limit
+        let page = rows.prefix(limit)
+        // Not `more`: past every row, the tombstones a whole-state answer leaves out included.
+        let through = more ? page.last!.sequence : max(last, after)
+        let next = SyncToken(userID: authenticated.userID, sequence: through, issuedAt: now).encoded(key: syncKey)
+        return ChangesPage(changes: page.map(\.change), next: next, more: more)
+    }
+
+    /// The caller's favorite of one photo, nil when it is not saved.
+    public func favoriteIfSaved(_ authenticated: AuthenticatedUser, photoID: String) throws -> Favorite? {
+        do {
+            return try favorite(authenticated, photoID: photoID)
+        } catch AccountsError.favoriteNotFound {
+            return nil
+        }
+    }
+
+    /// The caller's view of one photo, nil when it is not in the recently viewed list.
+    public func recent(_ authenticated: AuthenticatedUser, photoID: String) throws -> Recent? {
+        try database.read { connection in
+            try connection.queryFirst(
+                "SELECT viewed_at FROM recents WHERE user_id = ? AND photo_id = ?",
+                [.integer(authenticated.userID), .text(photoID)]
+            ) { Recent(photoID: photoID, viewedAt: Self.date($0.int64(0))) }
+        }
     }
 
     // MARK: Helpers
@@ -444,8 +522,10 @@ public final class Accounts: Sendable {
         return error
     }
 
-    /// Locks the user's row until the write transaction ends (see `UserDataConnection.lockRows`).
-    static func lockUser(_ authenticated: AuthenticatedUser, in connection: any UserDataConnection) throws {
+    /// Locks the user's row until the write transaction ends (see `UserDataConnection.lockRows`):
+    /// every write of the user's data takes it first, which orders the user's change
+    /// log (`ChangeLog`) on PostgreSQL.
+    public static func lockUser(_ authenticated: AuthenticatedUser, in connection: any UserDataConnection) throws {
         try connection.lockRows("SELECT 1 FROM users WHERE id = ?", [.integer(authenticated.userID)])
     }
 

@@ -24,6 +24,7 @@ public final class AccountsDatabase: UserDataStore {
     /// Grouped writes waiting for the next commit, and whether `committer` is at work
     /// (it then takes them without being asked).
     private let pendingGroup = Mutex<(jobs: [any GroupedWriteJob], isCommitting: Bool)>(([], false))
+    public let changeFeed = ChangeFeed()
     /// Where groups are committed, one after another.
     private let committer = DispatchQueue(label: "past-nyc.group-commit")
 
@@ -60,9 +61,14 @@ public final class AccountsDatabase: UserDataStore {
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction on the writer.
     public func write<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
-        try writer.withLock { connection in
-            try connection.transaction(.immediate) { try body(SQLiteUserDataConnection(connection: connection)) }
+        let announcements = ChangeAnnouncements()
+        let result = try writer.withLock { connection in
+            try connection.transaction(.immediate) {
+                try body(SQLiteUserDataConnection(connection: connection, announcements: announcements))
+            }
         }
+        changeFeed.publish(.some(announcements.userIDs))
+        return result
     }
 
     /// Runs `body` in a transaction that may be shared with other callers' grouped
@@ -103,26 +109,34 @@ public final class AccountsDatabase: UserDataStore {
                 return pending.jobs
             }
             guard !group.isEmpty else { return }
-            writer.withLock { connection in Self.commit(group, on: connection) }
+            let announcements = ChangeAnnouncements()
+            let committed = writer.withLock { connection in
+                Self.commit(group, on: SQLiteUserDataConnection(connection: connection, announcements: announcements))
+            }
+            if committed { changeFeed.publish(.some(announcements.userIDs)) }
         }
     }
 
     /// Runs every job of `group` in its savepoint inside one transaction and commits it;
     /// then, and only then, hands each job its outcome (a failed commit fails them all).
-    private static func commit(_ group: [any GroupedWriteJob], on connection: SQLiteConnection) {
+    /// - Returns: whether the group committed.
+    private static func commit(_ group: [any GroupedWriteJob], on writer: SQLiteUserDataConnection) -> Bool {
+        let connection = writer.connection
         do {
             try connection.execute("BEGIN IMMEDIATE")
             for job in group {
                 try connection.execute("SAVEPOINT grouped_write")
-                let succeeded = job.run(on: connection)
+                let succeeded = job.run(on: writer)
                 if !succeeded { try connection.execute("ROLLBACK TO grouped_write") }
                 try connection.execute("RELEASE grouped_write")
             }
             try connection.execute("COMMIT")
             for job in group { job.finish(failure: nil) }
+            return true
         } catch {
             try? connection.execute("ROLLBACK")  // The commit's error is what the callers get; a failed rollback leaves nothing committed.
             for job in group { job.finish(failure: error) }
+            return false
         }
     }
 

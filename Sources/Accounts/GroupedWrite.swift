@@ -17,8 +17,8 @@ final class GroupedWrite<Value: Sendable>: GroupedWriteJob {
         self.completion = completion
     }
 
-    func run(on connection: SQLiteConnection) -> Bool {
-        let result = Result { try body(SQLiteUserDataConnection(connection: connection)) }
+    func run(on connection: SQLiteUserDataConnection) -> Bool {
+        let result = Result { try body(connection) }
         staged.withLock { $0 = result }
         if case .failure = result { return false }
         return true

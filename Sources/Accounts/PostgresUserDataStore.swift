@@ -33,6 +33,7 @@ public final class PostgresUserDataStore: UserDataStore {
     static let maximumRetryPauseMilliseconds = 50
 
     private let url: String
+    public let changeFeed = ChangeFeed()
     private let slots: [PostgresPoolSlot]
     /// Counts free slots, so a caller waits (at most `poolWait`) instead of spinning.
     private let freeSlots: DispatchSemaphore
@@ -48,6 +49,7 @@ public final class PostgresUserDataStore: UserDataStore {
         try AccountsPostgresSchema.migrator.migrate(connection)
         slots = (0..<poolSize).map { _ in PostgresPoolSlot() }
         freeSlots = DispatchSemaphore(value: poolSize)
+        try PostgresChangeListener.start(url: url, feed: changeFeed)
     }
 
     public func read<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {

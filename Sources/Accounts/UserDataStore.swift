@@ -31,6 +31,8 @@ public protocol UserDataStore: Sendable {
     /// The failed-login counts: in this process for a store of one instance, in the
     /// store itself for a shared one, so that the limit holds across instances.
     func makeLoginThrottle() -> any LoginThrottling
+    /// Whose data changed, after each commit that changed it (`UserDataConnection.announceChange`).
+    var changeFeed: ChangeFeed { get }
 }
 
 extension UserDataStore {

@@ -39,6 +39,9 @@ public final class Statement {
                 code = sqlite3_bind_double(handle, index, number)
             case .text(let text):
                 code = sqlite3_bind_text(handle, index, text, -1, sqliteTransient)
+            case .blob(let bytes) where bytes.isEmpty:
+                // An empty array may have no address, and a blob bound from a null pointer is NULL.
+                code = sqlite3_bind_zeroblob(handle, index, 0)
             case .blob(let bytes):
                 code = bytes.withUnsafeBytes { buffer in
                     sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), sqliteTransient)

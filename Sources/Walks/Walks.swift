@@ -38,11 +38,13 @@ public final class Walks: Sendable {
         let id = WalkID.generate()
         let now = currentSecond()
         do {
-            // One insert, decided by nothing it reads: no lock to take first.
+            // One insert, decided by nothing it reads; the user's row orders its change log.
             try database.groupWrite { connection in
+                try Accounts.lockUser(user, in: connection)
                 try connection.execute(
                     "INSERT INTO walks (walk_id, user_id, started_at, updated_at) VALUES (?, ?, ?, ?)",
                     [.blob(id.bytes), .integer(user.userID), .integer(now), .integer(now)])
+                try ChangeLog.record(.walk, walkID: id.bytes, userID: user.userID, at: now, in: connection)
             }
         } catch let error as any ConstraintViolationReporting where error.isConstraintViolation {
             // The user's foreign key: the user was deleted meanwhile.
@@ -69,8 +71,10 @@ public final class Walks: Sendable {
 
         let now = currentSecond()
         return try database.groupWrite { [chooser, maximumPoints] connection in
-            // The walk's row first: its other writers wait here, so the counters, the
-            // point number and the photos taken are read as they last committed.
+            // The user's row (it orders the change log), then the walk's: its other
+            // writers wait here, so the counters, the point number and the photos taken
+            // are read as they last committed.
+            try Accounts.lockUser(user, in: connection)
             try Self.lock(id, of: user, in: connection)
             guard let record = try Self.record(id, of: user, in: connection) else { throw WalkError.walkNotFound }
             guard let progress = record.progress.accepting(point) else { return .rejected(walk: record.walk) }
@@ -102,6 +106,10 @@ public final class Walks: Sendable {
                 """,
                 [.init(progress.pointCount), .real(progress.distanceMeters), .init(photoCount), .integer(now),
                  .integer(record.sequence)])
+            try ChangeLog.record(.walk, walkID: id.bytes, userID: user.userID, at: now, in: connection)
+            if let entry {
+                try ChangeLog.record(.walkEntry, walkID: id.bytes, photoID: entry.photoID, userID: user.userID, at: now, in: connection)
+            }
             let walk = Walk(
                 walkID: record.walk.walkID, startedAt: record.walk.startedAt, updatedAt: Self.date(now),
                 pointCount: progress.pointCount, distanceMeters: progress.distanceMeters, photoCount: photoCount)
@@ -182,10 +190,17 @@ public final class Walks: Sendable {
     /// - Throws: `walkNotFound`.
     public func delete(_ user: AuthenticatedUser, walkID: String) throws {
         guard let id = WalkID(text: walkID) else { throw WalkError.walkNotFound }
+        let now = currentSecond()
         try database.groupWrite { connection in
+            try Accounts.lockUser(user, in: connection)
             try connection.execute(
                 "DELETE FROM walks WHERE walk_id = ? AND user_id = ?", [.blob(id.bytes), .integer(user.userID)])
             guard connection.changes > 0 else { throw WalkError.walkNotFound }
+            try ChangeLog.record(.walk, walkID: id.bytes, deleted: true, userID: user.userID, at: now, in: connection)
+            // The entries go with their walk, in the log too.
+            try connection.execute(
+                "DELETE FROM sync_changes WHERE user_id = ? AND kind = 'walkEntry' AND walk_id = ?",
+                [.integer(user.userID), .blob(id.bytes)])
         }
     }
 
@@ -196,6 +211,7 @@ public final class Walks: Sendable {
         guard let id = WalkID(text: walkID) else { throw WalkError.walkNotFound }
         let now = currentSecond()
         try database.groupWrite { connection in
+            try Accounts.lockUser(user, in: connection)
             try Self.lock(id, of: user, in: connection)
             guard let record = try Self.record(id, of: user, in: connection) else { throw WalkError.walkNotFound }
             try connection.execute(
@@ -207,6 +223,34 @@ public final class Walks: Sendable {
             try connection.execute(
                 "UPDATE walks SET photo_count = photo_count - 1, updated_at = ? WHERE sequence = ?",
                 [.integer(now), .integer(record.sequence)])
+            try ChangeLog.record(.walkEntry, walkID: id.bytes, photoID: photoID, deleted: true, userID: user.userID, at: now, in: connection)
+            try ChangeLog.record(.walk, walkID: id.bytes, userID: user.userID, at: now, in: connection)
+        }
+    }
+
+    /// One walk of the user, nil when there is no such walk (for `GET /sync`).
+    public func summary(_ user: AuthenticatedUser, walkID: String) throws -> Walk? {
+        guard let id = WalkID(text: walkID) else { return nil }
+        return try database.read { connection in try Self.record(id, of: user, in: connection)?.walk }
+    }
+
+    /// One entry of the user's walk, nil when the photo is not in its stream (for `GET /sync`).
+    public func entry(_ user: AuthenticatedUser, walkID: String, photoID: String) throws -> WalkEntry? {
+        guard let id = WalkID(text: walkID) else { return nil }
+        return try database.read { connection in
+            try connection.queryFirst(
+                """
+                SELECT entry.added_at, point.latitude, point.longitude, entry.distance_meters
+                FROM walks JOIN walk_entries AS entry ON entry.walk = walks.sequence
+                JOIN walk_points AS point ON point.walk = entry.walk AND point.number = entry.point_number
+                WHERE walks.walk_id = ? AND walks.user_id = ? AND entry.photo_id = ?
+                """,
+                [.blob(id.bytes), .integer(user.userID), .text(photoID)]
+            ) { row in
+                WalkEntry(
+                    photoID: photoID, addedAt: Self.date(row.int64(0)),
+                    point: WalkPoint(latitude: row.double(1), longitude: row.double(2)), distanceMeters: row.double(3))
+            }
         }
     }
 

@@ -46,6 +46,7 @@ import WebAssets
         "GET /walks/{walkID}/route": ("/walks/{walkID}/route", nil),
         "POST /walks/{walkID}/points": ("/walks/{walkID}/points", #"{"latitude":40.7306,"longitude":-73.9866}"#),
         "DELETE /walks/{walkID}/photos/{photoID}": ("/walks/{walkID}/photos/705740f-a", nil),
+        "GET /sync": ("/sync?limit=2", nil),
         // The two files the application makes at start beside the web folder's.
         "GET /data/boroughs.geojson": ("/data/boroughs.geojson", nil),
         "GET /app/settings.json": ("/app/settings.json", nil),
