@@ -106,6 +106,6 @@ let package = Package(
         .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "TestSupport"]),
         .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets", "HTTPServer", "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["API", "Catalog", "HTTPServer", "WebAssets", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "Catalog", "SQLite", "TestSupport", "PastNYC", "Walks"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "Basics", "Catalog", "SQLite", "TestSupport", "PastNYC", "Walks"]),
     ]
 )

@@ -24,7 +24,12 @@
 #             letter prefix half of the time
 #   tours     /tours from random Manhattan points at the default budget (and, once,
 #             `past-nyc tour-gain` on the same points: planned against greedy photos)
-#   favorites PUT /favorites/{id}, a fresh user per run: a durable write per request
+#   favorites PUT /favorites/{id}, a fresh user per run, 64 connections: a durable,
+#             group-committed write per request; its twin is the disk, not nginx: the
+#             rate of single-threaded 4 KiB write + fdatasync in the same data directory
+#             (scripts/bench/fdatasync-rate.py), measured in the same round
+#   recents   PUT /recents/{id} of random photos, a fresh user per run, 64 connections,
+#             the disk as its twin, as favorites
 #   favorites-ids GET /favorites?ids= of 100 photos, 16 connections, by a fresh user per
 #             run who saved 200 of the 400 photos the lists are drawn from
 #   walks     walks-accept, walks-reject: POST /walks/{id}/points over 64 walks of a
@@ -80,7 +85,7 @@ cd "$(dirname "$0")/.."
 PAST_NYC_BIN=${BIN:-${PAST_NYC_BIN:-.build/release/past-nyc}}
 source scripts/run-server.sh
 
-ALL_SCENARIOS="nearby region photos locations healthz topics popular clusters search tours favorites favorites-ids walks login cluster"
+ALL_SCENARIOS="nearby region photos locations healthz topics popular clusters search tours favorites favorites-ids recents walks login cluster"
 read -r -a REQUESTED <<<"${*:-$ALL_SCENARIOS}"
 PORT=${PORT:-18080}
 NGINX_PORT=${NGINX_PORT:-18081}
@@ -148,7 +153,7 @@ NAMES=(); POOLED=(); declare -A LABEL SIZE GOAL_RATIO GOAL_RPS GOAL_P99 TARGET_U
 for requested in "${REQUESTED[@]}"; do
     case "$requested" in
         walks | walks-accept | walks-reject | walks-batch | login | cluster) ;;
-        nearby* | region* | photos | locations | healthz | topics | popular | clusters* | search | tours | favorites | favorites-ids)
+        nearby* | region* | photos | locations | healthz | topics | popular | clusters* | search | tours | favorites | favorites-ids | recents)
             POOLED+=("$requested") ;;
         *) echo "bench: unknown scenario '$requested' (known: $ALL_SCENARIOS)" >&2; exit 1 ;;
     esac
@@ -206,7 +211,7 @@ while IFS=$'\t' read -r name size label; do
 done <"$WORK/pools/manifest"
 (( ${#NAMES[@]} > 0 )) || { echo "bench: no scenario left to run" >&2; exit 1; }
 
-# Goals (issues 11, 19 and 30): ratio to nginx, or req/s, and p99 in ms (or p99 alone).
+# Goals (issues 11, 19, 30 and 33): ratio to nginx, or req/s, and p99 in ms (or p99 alone).
 for name in "${NAMES[@]}"; do
     case "$name" in
         nearby-heading | nearby-topic) GOAL_RATIO[$name]=0.6; GOAL_P99[$name]=5 ;;
@@ -216,6 +221,7 @@ for name in "${NAMES[@]}"; do
         photos) GOAL_RATIO[$name]=0.9; GOAL_P99[$name]=5 ;;
         locations) GOAL_RATIO[$name]=0.75; GOAL_P99[$name]=5 ;;
         favorites-ids) GOAL_P99[$name]=5 ;;
+        favorites | recents) GOAL_RATIO[$name]=5; GOAL_P99[$name]=20 ;;
         healthz | clusters-*) GOAL_RATIO[$name]=0.5; GOAL_P99[$name]=5 ;;
         search) GOAL_RPS[$name]=10000; GOAL_P99[$name]=10 ;;
     esac
@@ -327,6 +333,7 @@ RUN_NUMBER=0
 measure() {
     local name=$1 target=$2 duration=$3 pid=$SERVER_PID url=$BASE_URL threads=$THREADS before line
     RUN_NUMBER=$((RUN_NUMBER + 1))
+    if [[ "$target" == disk ]]; then python3 scripts/bench/fdatasync-rate.py "$TMP" "${duration%s}"; return; fi
     if [[ "$target" == nginx ]]; then pid=$NGINX_WORKER; url="http://127.0.0.1:$NGINX_PORT"; fi
     if [[ "$name" == cluster-* ]]; then pid=${TARGET_PIDS[$name]}; url=${TARGET_URL[$name]}; fi
     # shellcheck disable=SC2086 # the cluster's instances: one PID each
@@ -349,12 +356,12 @@ measure() {
             before=$(cpu_ticks "$pid")
             line=$(TOKEN=$TOKEN wrk_run "$threads" "$WRITE_CONNECTIONS" "$duration" "$url" \
                 scripts/bench/replay.lua "$WORK/pools/favorites-ids.server" "$SEED") ;;
-        favorites)
+        favorites | recents)
             threads=$WRITE_THREADS
             TOKEN=$(register)
             before=$(cpu_ticks "$pid")
-            line=$(TOKEN=$TOKEN wrk_run "$threads" "$WRITE_CONNECTIONS" "$duration" "$url" \
-                scripts/bench/replay.lua "$WORK/pools/favorites.server" "$SEED") ;;
+            line=$(TOKEN=$TOKEN wrk_run "$threads" "$CONNECTIONS" "$duration" "$url" \
+                scripts/bench/replay.lua "$WORK/pools/$name.server" "$SEED") ;;
         walks-*)
             threads=$WRITE_THREADS
             TOKEN=$(register)
@@ -382,7 +389,9 @@ measure() {
         '{ printf "%s %s %s %s %s %s %s %.1f %.0f\n", $2, $3, $4, $5, $6, $7, $8,
            ($2 > 0 ? ticks / hz * 1e6 / ($2 * seconds) : 0), $7 / seconds / threads * 100 }'
 }
-has_twin() { [[ -f "$WORK/pools/$1.nginx" ]]; }
+has_twin() { [[ -f "$WORK/pools/$1.nginx" || "$1" == favorites || "$1" == recents ]]; }
+# The twin's target: the disk for the durable writes, nginx for the rest.
+twin_of() { if [[ "$1" == favorites || "$1" == recents ]]; then echo disk; else echo nginx; fi; }
 if [[ " ${NAMES[*]} " == *" login "* ]]; then
     curl -sf -o /dev/null -X POST "$BASE_URL/users" -H 'Content-Type: application/json' \
         -d '{"username":"bench-login","password":"login benchmark password"}' || true
@@ -390,7 +399,7 @@ fi
 
 NO_TWIN="- - - - - - - - -"
 for name in "${NAMES[@]}"; do  # warm-up
-    [[ "$name" == login || "$name" == walks-* || "$name" == favorites* ]] && continue
+    [[ "$name" == login || "$name" == walks-* || "$name" == favorites* || "$name" == recents ]] && continue
     measure "$name" server 2s >/dev/null
     has_twin "$name" && measure "$name" nginx 2s >/dev/null
 done
@@ -403,7 +412,7 @@ for ((run = 1; run <= RUNS; run++)); do
         name=${NAMES[$index]}
         server=$(measure "$name" server "$DURATION")
         nginx=$NO_TWIN
-        has_twin "$name" && nginx=$(measure "$name" nginx "$DURATION")
+        has_twin "$name" && nginx=$(measure "$name" "$(twin_of "$name")" "$DURATION")
         results+=("$server $nginx")
         ratio=$(awk -v a="${server%% *}" -v b="${nginx%% *}" 'BEGIN { if (b == "-") print "-"; else printf "%.2f", a / b }')
         saturated=$(awk -v s="$server" -v n="$nginx" -v limit="$WRK_SATURATED" \
@@ -465,5 +474,6 @@ for index in "${!NAMES[@]}"; do
 done
 echo "µs/rq: CPU time (user + system, /proc) of the server (cluster-*: its instances) or nginx's worker per request; wrk%: wrk's CPU, % of a core per thread"
 echo "ratio: our req/s over nginx's serving the same bodies, per round; ! in a round marks wrk's core over ${WRK_SATURATED}% busy"
+echo "favorites, recents: the nginx/s column is the disk's single-threaded 4 KiB write + fdatasync per second in the data directory, the ratio ours over it"
 
 printf 'server peak RSS (VmHWM): %s\n' "$(awk '/VmHWM/ { print $2, $3 }' "/proc/$SERVER_PID/status")"

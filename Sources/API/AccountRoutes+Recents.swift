@@ -10,14 +10,15 @@ extension AccountRoutes {
 
     /// Moves the photo to the top of the list (200 with the recent); 404 for a photo
     /// the catalog does not have.
-    func recordView(_ request: HTTPRequest) throws -> HTTPResponse {
+    func recordView(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
         let user = try authenticate(request)
         let photoID = request.pathParameters["photoID"] ?? ""
         guard let placed = photos.placedPhotoJSON(photoID: photoID) else {
             throw HTTPError(.notFound, detail: "no photo has the id \(photoID)")
         }
-        let recent = try accounts.recordView(user, photoID: photoID)
-        return .json(RecentJSON.recent(recent, placed: placed))
+        accounts.recordView(user, photoID: photoID) { outcome in
+            responder.respondMappingAccountsErrors { .json(RecentJSON.recent(try outcome.get(), placed: placed)) }
+        }
     }
 
     /// The most recently viewed first. Photos that have left the catalog since they
@@ -33,8 +34,12 @@ extension AccountRoutes {
         return .json(RecentJSON.list(Array(shown)))
     }
 
-    func clearRecents(_ request: HTTPRequest) throws -> HTTPResponse {
-        try accounts.clearRecents(try authenticate(request))
-        return .empty(.noContent)
+    func clearRecents(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
+        accounts.clearRecents(try authenticate(request)) { outcome in
+            responder.respondMappingAccountsErrors {
+                try outcome.get()
+                return .empty(.noContent)
+            }
+        }
     }
 }

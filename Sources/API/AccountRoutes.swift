@@ -5,8 +5,10 @@ import HTTPServer
 /// `accounts`, `favorites`, `profile`); the last two live in `AccountRoutes+Profile`
 /// and `AccountRoutes+Recents`.
 ///
-/// Every handler is `.blocking`: they touch SQLite (with an fsync per write) and
-/// scrypt. Protected endpoints authenticate before they look at the body.
+/// Every handler runs off the event loop: they touch the user-data store and scrypt.
+/// The frequent writes are `.deferred`: they answer once their group commit is durable,
+/// holding no worker thread while they wait for it. Protected endpoints authenticate
+/// before they look at the body.
 public struct AccountRoutes: Sendable {
     let accounts: Accounts
     let photos: any PlacedPhotoProvider
@@ -29,13 +31,13 @@ public struct AccountRoutes: Sendable {
         router.add(.delete, "/users/me", caching: .noStore, handler(deleteUser))
         router.add(.get, "/favorites", caching: .noStore, handler(listFavorites))
         router.add(.get, "/favorites/{photoID}", caching: .noStore, handler(showFavorite))
-        router.add(.put, "/favorites/{photoID}", caching: .noStore, handler(saveFavorite))
-        router.add(.delete, "/favorites/{photoID}", caching: .noStore, handler(removeFavorite))
-        router.add(.patch, "/users/me", caching: .noStore, handler(updateProfile))
-        router.add(.delete, "/users/me/data", caching: .noStore, handler(eraseUserData))
+        router.add(.put, "/favorites/{photoID}", caching: .noStore, deferredHandler(saveFavorite))
+        router.add(.delete, "/favorites/{photoID}", caching: .noStore, deferredHandler(removeFavorite))
+        router.add(.patch, "/users/me", caching: .noStore, deferredHandler(updateProfile))
+        router.add(.delete, "/users/me/data", caching: .noStore, deferredHandler(eraseUserData))
         router.add(.get, "/recents", caching: .noStore, handler(listRecents))
-        router.add(.put, "/recents/{photoID}", caching: .noStore, handler(recordView))
-        router.add(.delete, "/recents", caching: .noStore, handler(clearRecents))
+        router.add(.put, "/recents/{photoID}", caching: .noStore, deferredHandler(recordView))
+        router.add(.delete, "/recents", caching: .noStore, deferredHandler(clearRecents))
     }
 
     // MARK: Users
@@ -109,20 +111,28 @@ public struct AccountRoutes: Sendable {
         return .json(FavoriteJSON.favorite(favorite, photos: photos))
     }
 
-    private func saveFavorite(_ request: HTTPRequest) throws -> HTTPResponse {
+    private func saveFavorite(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
         let user = try authenticate(request)
         let photoID = request.pathParameters["photoID"] ?? ""
         guard photos.placedPhotoJSON(photoID: photoID) != nil else {
             throw HTTPError(.notFound, detail: "no photo has the id \(photoID)")
         }
-        let saved = try accounts.saveFavorite(user, photoID: photoID)
-        return .json(FavoriteJSON.favorite(saved.favorite, photos: photos), status: saved.created ? .created : .ok)
+        accounts.saveFavorite(user, photoID: photoID) { [photos] outcome in
+            responder.respondMappingAccountsErrors {
+                let saved = try outcome.get()
+                return .json(FavoriteJSON.favorite(saved.favorite, photos: photos), status: saved.created ? .created : .ok)
+            }
+        }
     }
 
-    private func removeFavorite(_ request: HTTPRequest) throws -> HTTPResponse {
+    private func removeFavorite(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
         let user = try authenticate(request)
-        try accounts.removeFavorite(user, photoID: request.pathParameters["photoID"] ?? "")
-        return .empty(.noContent)
+        accounts.removeFavorite(user, photoID: request.pathParameters["photoID"] ?? "") { outcome in
+            responder.respondMappingAccountsErrors {
+                try outcome.get()
+                return .empty(.noContent)
+            }
+        }
     }
 
     // MARK: Plumbing
@@ -135,5 +145,11 @@ public struct AccountRoutes: Sendable {
     /// Runs `body` off the event loop, `AccountsError`s becoming their problems.
     func handler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
         .accountsBlocking(body)
+    }
+
+    /// Runs `body` off the event loop; it answers through the responder once its write
+    /// has committed, `AccountsError`s becoming their problems.
+    func deferredHandler(_ body: @escaping @Sendable (HTTPRequest, HTTPResponder) throws -> Void) -> RouteHandler {
+        .accountsDeferred(body)
     }
 }

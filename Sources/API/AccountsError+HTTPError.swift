@@ -41,6 +41,10 @@ extension AccountsError {
             return HTTPError(.notFound, detail: "this photo is not among your favorites")
         case .invalidCursor:
             return HTTPError(.badRequest, detail: "cursor is not one this server issued")
+        case .invalidSyncToken:
+            return HTTPError(.badRequest, detail: "since is not a token this server issued to you")
+        case .expiredSyncToken:
+            return HTTPError(.gone, detail: "since is older than the kept history; sync again without since")
         case .corruptPasswordHash:
             return nil
         }

@@ -44,11 +44,9 @@ public final class Application: Sendable {
         content.topicRoutes.register(in: &router)
         AccountRoutes(accounts: accounts, photos: catalogRoutes.placedPhotos).register(in: &router)
         TourRoutes(catalog: catalog, json: catalogRoutes.json, accounts: accounts).register(in: &router)
-        WalkRoutes(
-            accounts: accounts,
-            walks: Walks(database: accounts.database, catalog: catalog, maximumPoints: configuration.maximumWalkPoints),
-            photos: catalogRoutes.placedPhotos
-        ).register(in: &router)
+        let walks = Walks(database: accounts.database, catalog: catalog, maximumPoints: configuration.maximumWalkPoints)
+        WalkRoutes(accounts: accounts, walks: walks, photos: catalogRoutes.placedPhotos).register(in: &router)
+        SyncRoutes(accounts: accounts, walks: walks, photos: catalogRoutes.placedPhotos).register(in: &router)
         self.router = router
         server = HTTPServer(configuration: configuration.server, router: router, logger: logger)
     }

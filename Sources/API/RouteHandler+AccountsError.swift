@@ -9,6 +9,20 @@ extension RouteHandler {
         .blocking(mappingAccountsErrors(body))
     }
 
+    /// A handler that uses `Accounts` and answers when a write's group has committed:
+    /// run on the worker pool (see `RouteHandler.deferred`); what `body` throws, and what
+    /// it answers through `respondMappingAccountsErrors`, is mapped as by
+    /// `mappingAccountsErrors`.
+    static func accountsDeferred(_ body: @escaping @Sendable (HTTPRequest, HTTPResponder) throws -> Void) -> RouteHandler {
+        .deferred { request, responder in
+            do {
+                try body(request, responder)
+            } catch {
+                responder.respond { throw mapped(error) }
+            }
+        }
+    }
+
     /// `body` with `AccountsError`s turned into their problems, and a write the disk
     /// cannot hold into a 503 (`HTTPError.storageUnavailable`) rather than a 500.
     static func mappingAccountsErrors(
@@ -17,10 +31,28 @@ extension RouteHandler {
         { request in
             do {
                 return try body(request)
-            } catch let error as AccountsError {
-                throw error.httpError ?? error
-            } catch let error as SQLiteError where error.isStorageFailure {
-                throw HTTPError.storageUnavailable
+            } catch {
+                throw mapped(error)
+            }
+        }
+    }
+
+    /// An `AccountsError` as its problem, a storage failure as a 503, anything else as it is.
+    static func mapped(_ error: any Error) -> any Error {
+        if let error = error as? AccountsError, let problem = error.httpError { return problem }
+        if let error = error as? SQLiteError, error.isStorageFailure { return HTTPError.storageUnavailable }
+        return error
+    }
+}
+
+extension HTTPResponder {
+    /// `respond(_:)` with the errors of `makeResponse` mapped as `RouteHandler.mapped` does.
+    func respondMappingAccountsErrors(_ makeResponse: () throws -> HTTPResponse) {
+        respond {
+            do {
+                return try makeResponse()
+            } catch {
+                throw RouteHandler.mapped(error)
             }
         }
     }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import SQLite
 
@@ -5,6 +6,9 @@ import SQLite
 /// a `UserDataStore`: `<dataDirectory>/accounts.sqlite` by default, or PostgreSQL.
 ///
 /// Every method may block (database I/O, fsync, scrypt): call them off the event loop.
+/// Every write goes through the store's group commit (`UserDataStore.groupWrite`); the
+/// frequent ones (favorites, recents, profile, reset) answer through a completion, so
+/// their callers need not hold a thread while their group commits.
 /// Failures the client caused are `AccountsError`s (`storeUnavailable` when a shared
 /// store cannot be reached); anything else (`SQLiteError`, `PostgresError`) is a
 /// server fault.
@@ -26,6 +30,8 @@ public final class Accounts: Sendable {
     /// random bytes: verifying costs one scrypt whatever it is compared with, and no
     /// password derives to it, so start-up need not spend a hash on it.
     private let dummyHash: PasswordHash
+    /// Authenticates the sync tokens (`SyncToken`), shared by every instance of the store.
+    private let syncKey: SymmetricKey
 
     /// Opens (creating or migrating) `<dataDirectory>/accounts.sqlite` and loads the
     /// common-password list; see `init(store:…)`.
@@ -62,6 +68,7 @@ public final class Accounts: Sendable {
         throttle = store.makeLoginThrottle()
         self.clock = clock
         popularPhotos = PopularPhotos(store: store, clock: clock)
+        syncKey = try SyncTokenKey.load(from: store)
         dummyHash = PasswordHash(
             cost: passwordCost, salt: SecretBytes.random(count: PasswordHasher.saltByteCount),
             hash: SecretBytes.random(count: PasswordHasher.hashByteCount))
@@ -83,7 +90,7 @@ public final class Accounts: Sendable {
         let hash = try hasher.hash(password)
         let now = currentSecond()
         do {
-            return try database.write { connection in
+            return try database.groupWrite { connection in
                 let inserted = try connection.queryFirst(
                     """
                     INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?)
@@ -92,6 +99,7 @@ public final class Accounts: Sendable {
                     [.text(username), .text(key), .text(hash.encoded), .integer(now)]
                 ) { $0.int64(0) }
                 guard let userID = inserted else { preconditionFailure("INSERT … RETURNING returns the row") }
+                try ChangeLog.record(.profile, userID: userID, at: now, in: connection)
                 let user = User(
                     username: username, createdAt: Self.date(now), favoriteCount: 0, displayName: nil, home: nil)
                 return try Self.issueToken(for: userID, user: user, now: now, in: connection)
@@ -128,7 +136,7 @@ public final class Accounts: Sendable {
         try throttle.recordSuccess(throttleKey)
         let rehashed = try rehashIfOutdated(password, stored: stored)
         let now = currentSecond()
-        return try database.write { connection in
+        return try database.groupWrite { connection in
             if let rehashed {
                 try connection.execute(
                     "UPDATE users SET password_hash = ? WHERE id = ?", [.text(rehashed.encoded), .integer(row.id)])
@@ -160,7 +168,7 @@ public final class Accounts: Sendable {
 
     /// Revokes the token the request presented.
     public func logout(_ authenticated: AuthenticatedUser) throws {
-        try database.write { connection in
+        try database.groupWrite { connection in
             try connection.execute("DELETE FROM tokens WHERE token_hash = ?", [.blob(authenticated.tokenHash)])
         }
     }
@@ -170,7 +178,7 @@ public final class Accounts: Sendable {
         try policy.validateNewPassword(newPassword, field: "newPassword")
         try confirmPassword(currentPassword, of: authenticated, field: "currentPassword")
         let hash = try hasher.hash(newPassword)
-        try database.write { connection in
+        try database.groupWrite { [hash] connection in
             try connection.execute(
                 "UPDATE users SET password_hash = ? WHERE id = ?", [.text(hash.encoded), .integer(authenticated.userID)])
             try connection.execute(
@@ -183,17 +191,21 @@ public final class Accounts: Sendable {
     /// (ON DELETE CASCADE).
     public func deleteUser(_ authenticated: AuthenticatedUser, password: String) throws {
         try confirmPassword(password, of: authenticated, field: "password")
-        try database.write { connection in
+        try database.groupWrite { connection in
             try connection.execute("DELETE FROM users WHERE id = ?", [.integer(authenticated.userID)])
         }
     }
 
     // MARK: Profile
 
-    /// Applies a merge patch to the profile and returns the user as updated. Every
-    /// field is validated before anything is written, and the write is one
-    /// transaction: a patch is applied whole or not at all.
-    public func updateProfile(_ authenticated: AuthenticatedUser, patch: ProfilePatch) throws -> User {
+    /// Applies a merge patch to the profile and hands `completion` the user as updated.
+    /// Every field is validated before anything is written (a bad one throws here,
+    /// and nothing is written), and the write is one transaction: a patch is applied
+    /// whole or not at all.
+    public func updateProfile(
+        _ authenticated: AuthenticatedUser, patch: ProfilePatch,
+        completion: @escaping @Sendable (Result<User, any Error>) -> Void
+    ) throws {
         var assignments: [String] = []
         var values: [SQLiteValue] = []
         switch patch.displayName {
@@ -213,36 +225,50 @@ public final class Accounts: Sendable {
             assignments.append("home_latitude = ?, home_longitude = ?")
             values += [.real(home.latitude), .real(home.longitude)]
         }
-        let user = try database.write { connection in
-            if !assignments.isEmpty {
-                try connection.execute(
-                    "UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = ?",
-                    values + [.integer(authenticated.userID)])
-            }
-            return try Self.user(authenticated.userID, in: connection)
-        }
-        guard let user else { throw AccountsError.invalidToken }
-        return user
+        let now = currentSecond()
+        database.groupWrite(
+            { [assignments, values] connection in
+                try Self.lockUser(authenticated, in: connection)
+                if !assignments.isEmpty {
+                    try connection.execute(
+                        "UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = ?",
+                        values + [.integer(authenticated.userID)])
+                }
+                guard let user = try Self.user(authenticated.userID, in: connection) else { throw AccountsError.invalidToken }
+                if !assignments.isEmpty { try ChangeLog.record(.profile, userID: authenticated.userID, at: now, in: connection) }
+                return user
+            },
+            completion: completion)
     }
 
     /// "Reset": erases the user's rows of every table in `UserDataTables` (favorites,
     /// recents, …) in one transaction. The account, its profile and its tokens stay.
-    public func eraseUserData(_ authenticated: AuthenticatedUser) throws {
-        try database.write { connection in
-            for table in UserDataTables.names {
-                try connection.execute("DELETE FROM \(table) WHERE user_id = ?", [.integer(authenticated.userID)])
-            }
-        }
+    public func eraseUserData(_ authenticated: AuthenticatedUser, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        let now = currentSecond()
+        database.groupWrite(
+            { connection in
+                try Self.lockUser(authenticated, in: connection)
+                try ChangeLog.recordErasure(userID: authenticated.userID, at: now, in: connection)
+                for table in UserDataTables.names {
+                    try connection.execute("DELETE FROM \(table) WHERE user_id = ?", [.integer(authenticated.userID)])
+                }
+            },
+            completion: completion)
     }
 
     // MARK: Favorites
 
     /// Saves a photo (the caller checks that the catalog has it). Idempotent: saving
-    /// it again returns the first `savedAt`. Committed and fsynced before it returns.
-    public func saveFavorite(_ authenticated: AuthenticatedUser, photoID: String) throws -> FavoriteSave {
+    /// it again returns the first `savedAt`. `completion` runs once it is committed and
+    /// fsynced.
+    public func saveFavorite(
+        _ authenticated: AuthenticatedUser, photoID: String,
+        completion: @escaping @Sendable (Result<FavoriteSave, any Error>) -> Void
+    ) {
         let now = currentSecond()
-        do {
-            return try database.write { connection in
+        database.groupWrite(
+            { connection in
+                try Self.lockUser(authenticated, in: connection)
                 try connection.execute(
                     """
                     INSERT INTO favorites (user_id, photo_id, saved_at) VALUES (?, ?, ?)
@@ -250,6 +276,9 @@ public final class Accounts: Sendable {
                     """,
                     [.integer(authenticated.userID), .text(photoID), .integer(now)])
                 if connection.changes == 1 {
+                    try ChangeLog.record(.favorite, photoID: photoID, userID: authenticated.userID, at: now, in: connection)
+                    // The profile's favoriteCount changed.
+                    try ChangeLog.record(.profile, userID: authenticated.userID, at: now, in: connection)
                     return FavoriteSave(favorite: Favorite(photoID: photoID, savedAt: Self.date(now)), created: true)
                 }
                 let savedAt = try connection.queryFirst(
@@ -258,22 +287,26 @@ public final class Accounts: Sendable {
                 ) { $0.int64(0) }
                 guard let savedAt else { throw AccountsError.favoriteNotFound }
                 return FavoriteSave(favorite: Favorite(photoID: photoID, savedAt: Self.date(savedAt)), created: false)
-            }
-        } catch let error as any ConstraintViolationReporting where error.isConstraintViolation {
-            // The only other constraint is the user's foreign key: the user was deleted meanwhile.
-            throw AccountsError.invalidToken
-        }
+            },
+            completion: { completion($0.mapError(Self.userGoneMeanwhile)) })
     }
 
-    /// - Throws: `favoriteNotFound` when the photo is not a favorite of this user.
-    public func removeFavorite(_ authenticated: AuthenticatedUser, photoID: String) throws {
-        let removed = try database.write { connection in
-            try connection.execute(
-                "DELETE FROM favorites WHERE user_id = ? AND photo_id = ?",
-                [.integer(authenticated.userID), .text(photoID)])
-            return connection.changes
-        }
-        guard removed > 0 else { throw AccountsError.favoriteNotFound }
+    /// Hands `completion` `favoriteNotFound` when the photo is not a favorite of this user.
+    public func removeFavorite(
+        _ authenticated: AuthenticatedUser, photoID: String, completion: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
+        let now = currentSecond()
+        database.groupWrite(
+            { connection in
+                try Self.lockUser(authenticated, in: connection)
+                try connection.execute(
+                    "DELETE FROM favorites WHERE user_id = ? AND photo_id = ?",
+                    [.integer(authenticated.userID), .text(photoID)])
+                guard connection.changes > 0 else { throw AccountsError.favoriteNotFound }
+                try ChangeLog.record(.favorite, photoID: photoID, deleted: true, userID: authenticated.userID, at: now, in: connection)
+                try ChangeLog.record(.profile, userID: authenticated.userID, at: now, in: connection)
+            },
+            completion: completion)
     }
 
     /// A page of favorites, newest first, after `cursor` (from a previous page).
@@ -347,28 +380,36 @@ public final class Accounts: Sendable {
     /// Puts a photo (the caller checks that the catalog has it) at the top of the
     /// user's recently viewed list: its earlier view, if any, is replaced, and views
     /// beyond `recentsCapacity` are deleted in the same transaction, so the list
-    /// never holds more. Committed and fsynced before it returns.
-    public func recordView(_ authenticated: AuthenticatedUser, photoID: String) throws -> Recent {
+    /// never holds more. `completion` runs once it is committed and fsynced.
+    public func recordView(
+        _ authenticated: AuthenticatedUser, photoID: String, completion: @escaping @Sendable (Result<Recent, any Error>) -> Void
+    ) {
         let now = currentSecond()
         let userID = SQLiteValue.integer(authenticated.userID)
-        do {
-            try database.write { connection in
+        database.groupWrite(
+            { connection in
+                // The user's row first: which views lie beyond the capacity depends on
+                // every view of the user, so their writers take turns.
+                try Self.lockUser(authenticated, in: connection)
                 try connection.execute("DELETE FROM recents WHERE user_id = ? AND photo_id = ?", [userID, .text(photoID)])
                 try connection.execute(
                     "INSERT INTO recents (user_id, photo_id, viewed_at) VALUES (?, ?, ?)",
                     [userID, .text(photoID), .integer(now)])
-                try connection.execute(
+                try ChangeLog.record(.recent, photoID: photoID, userID: authenticated.userID, at: now, in: connection)
+                let pushedOut = try connection.query(
                     """
                     DELETE FROM recents WHERE user_id = ? AND sequence <= (
                         SELECT sequence FROM recents WHERE user_id = ? ORDER BY sequence DESC LIMIT 1 OFFSET ?)
+                    RETURNING photo_id
                     """,
-                    [userID, userID, .integer(Int64(Self.recentsCapacity))])
-            }
-        } catch let error as any ConstraintViolationReporting where error.isConstraintViolation {
-            // The user's foreign key: the user was deleted meanwhile.
-            throw AccountsError.invalidToken
-        }
-        return Recent(photoID: photoID, viewedAt: Self.date(now))
+                    [userID, userID, .integer(Int64(Self.recentsCapacity))]
+                ) { $0.text(0) }
+                for old in pushedOut {
+                    try ChangeLog.record(.recent, photoID: old, deleted: true, userID: authenticated.userID, at: now, in: connection)
+                }
+                return Recent(photoID: photoID, viewedAt: Self.date(now))
+            },
+            completion: { completion($0.mapError(Self.userGoneMeanwhile)) })
     }
 
     /// The user's most recently viewed photos, most recent first (the later view
@@ -384,9 +425,64 @@ public final class Accounts: Sendable {
     }
 
     /// Empties the user's recently viewed list.
-    public func clearRecents(_ authenticated: AuthenticatedUser) throws {
-        try database.write { connection in
-            try connection.execute("DELETE FROM recents WHERE user_id = ?", [.integer(authenticated.userID)])
+    public func clearRecents(_ authenticated: AuthenticatedUser, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        let now = currentSecond()
+        database.groupWrite(
+            { connection in
+                try Self.lockUser(authenticated, in: connection)
+                let cleared = try connection.query(
+                    "DELETE FROM recents WHERE user_id = ? RETURNING photo_id", [.integer(authenticated.userID)]
+                ) { $0.text(0) }
+                for photoID in cleared {
+                    try ChangeLog.record(.recent, photoID: photoID, deleted: true, userID: authenticated.userID, at: now, in: connection)
+                }
+            },
+            completion: completion)
+    }
+
+    // MARK: Sync
+
+    /// The user's changes after the answer that gave `since` (without it, the whole
+    /// current state), at most `limit`, with the token to continue from.
+    /// - Throws: `invalidSyncToken` for a `since` this server did not issue to this
+    ///   user; `expiredSyncToken` for one older than the retained history.
+    public func changes(_ authenticated: AuthenticatedUser, since: String?, limit: Int) throws -> ChangesPage {
+        precondition(limit > 0, "limit must be positive")
+        let now = currentSecond()
+        let after = try since.map {
+            try SyncToken(decoding: $0, userID: authenticated.userID, key: syncKey, now: now).sequence
+        } ?? 0
+        let (rows, last) = try database.read { connection in
+            try connection.snapshot {
+                let rows = try ChangeLog.changes(
+                    userID: authenticated.userID, after: after, limit: limit + 1, live: since == nil, in: connection)
+                return (rows, try ChangeLog.lastSequence(userID: authenticated.userID, in: connection))
+            }
+        }
+        let more = rows.count > limit
+        let page = rows.prefix(limit)
+        // Not `more`: past every row, the tombstones a whole-state answer leaves out included.
+        let through = more ? page.last!.sequence : max(last, after)
+        let next = SyncToken(userID: authenticated.userID, sequence: through, issuedAt: now).encoded(key: syncKey)
+        return ChangesPage(changes: page.map(\.change), next: next, more: more)
+    }
+
+    /// The caller's favorite of one photo, nil when it is not saved.
+    public func favoriteIfSaved(_ authenticated: AuthenticatedUser, photoID: String) throws -> Favorite? {
+        do {
+            return try favorite(authenticated, photoID: photoID)
+        } catch AccountsError.favoriteNotFound {
+            return nil
+        }
+    }
+
+    /// The caller's view of one photo, nil when it is not in the recently viewed list.
+    public func recent(_ authenticated: AuthenticatedUser, photoID: String) throws -> Recent? {
+        try database.read { connection in
+            try connection.queryFirst(
+                "SELECT viewed_at FROM recents WHERE user_id = ? AND photo_id = ?",
+                [.integer(authenticated.userID), .text(photoID)]
+            ) { Recent(photoID: photoID, viewedAt: Self.date($0.int64(0))) }
         }
     }
 
@@ -417,6 +513,23 @@ public final class Accounts: Sendable {
         } catch AccountsError.hasherBusy {
             return nil
         }
+    }
+
+    /// A write that broke a constraint after the user was authenticated: the user's
+    /// foreign key (the only constraint such a write can break), so the user was deleted
+    /// meanwhile and the token no longer works.
+    private static func userGoneMeanwhile(_ error: any Error) -> any Error {
+        if let violation = error as? any ConstraintViolationReporting, violation.isConstraintViolation {
+            return AccountsError.invalidToken
+        }
+        return error
+    }
+
+    /// Locks the user's row until the write transaction ends (see `UserDataConnection.lockRows`):
+    /// every write of the user's data takes it first, which orders the user's change
+    /// log (`ChangeLog`) on PostgreSQL.
+    public static func lockUser(_ authenticated: AuthenticatedUser, in connection: any UserDataConnection) throws {
+        try connection.lockRows("SELECT 1 FROM users WHERE id = ?", [.integer(authenticated.userID)])
     }
 
     private func currentSecond() -> Int64 {

@@ -1,3 +1,4 @@
+import Dispatch
 import SQLite
 import Synchronization
 
@@ -20,8 +21,12 @@ public final class AccountsDatabase: UserDataStore {
     private let writer: LockedConnection
     private let readers: [LockedConnection]
     private let nextReader = Atomic<Int>(0)
-    /// Grouped writes waiting for the writer; whoever holds it next commits them all.
-    private let pendingGroup = Mutex<[any GroupedWriteJob]>([])
+    /// Grouped writes waiting for the next commit, and whether `committer` is at work
+    /// (it then takes them without being asked).
+    private let pendingGroup = Mutex<(jobs: [any GroupedWriteJob], isCommitting: Bool)>(([], false))
+    public let changeFeed = ChangeFeed()
+    /// Where groups are committed, one after another.
+    private let committer = DispatchQueue(label: "past-nyc.group-commit")
 
     init(path: String, readerCount: Int = 4) throws {
         let writerConnection = try SQLiteConnection(path: path)
@@ -56,52 +61,82 @@ public final class AccountsDatabase: UserDataStore {
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction on the writer.
     public func write<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
-        try writer.withLock { connection in
-            try connection.transaction(.immediate) { try body(SQLiteUserDataConnection(connection: connection)) }
+        let announcements = ChangeAnnouncements()
+        let result = try writer.withLock { connection in
+            try connection.transaction(.immediate) {
+                try body(SQLiteUserDataConnection(connection: connection, announcements: announcements))
+            }
         }
+        changeFeed.publish(.some(announcements.userIDs))
+        return result
     }
 
     /// Runs `body` in a transaction that may be shared with other callers' grouped
     /// writes, so that one commit (one fsync, the cost that bounds durable writes per
     /// second) covers them all: group commit. Each body runs alone inside its own
     /// savepoint, so one that throws is rolled back by itself and the others commit.
-    /// Returns, like `write`, only once the commit holding `body`'s changes is durable.
+    /// `completion` gets the outcome only once the commit holding `body`'s changes is
+    /// durable, on the committer's thread.
     ///
-    /// How the group forms: a caller queues its body, then waits for the writer. The
-    /// holder of the writer takes every queued body and commits them together; a
-    /// caller whose body was committed while it waited just returns the result.
-    public func groupWrite<Result: Sendable>(
-        _ body: @escaping @Sendable (any UserDataConnection) throws -> Result
-    ) throws -> Result {
-        let job = GroupedWrite(body)
-        pendingGroup.withLock { $0.append(job) }
-        try writer.withLock { connection in
-            guard !job.isFinished else { return }
-            let group = pendingGroup.withLock { pending in
-                defer { pending.removeAll(keepingCapacity: true) }
-                return pending
-            }
-            Self.commit(group, on: connection)
+    /// How the group forms: a caller queues its body and returns. The committer (one
+    /// serial queue) takes every queued body, commits them together, hands out their
+    /// outcomes, and takes whatever queued meanwhile, until none is left. No timer holds
+    /// a group open: while one group commits, the next one gathers, so under load the
+    /// fsync itself is the window and the group grows with the load. A write waits for
+    /// at most the commit under way and then its own: two fsyncs and the bodies of two
+    /// groups. Callers do not wait on a thread each (the HTTP handlers answer through the
+    /// completion), so the size of a group is not bounded by the number of threads.
+    public func groupWrite<Value: Sendable>(
+        _ body: @escaping @Sendable (any UserDataConnection) throws -> Value,
+        completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
+        let job = GroupedWrite(body, completion: completion)
+        let startsCommitter = pendingGroup.withLock { pending in
+            pending.jobs.append(job)
+            guard !pending.isCommitting else { return false }
+            pending.isCommitting = true
+            return true
         }
-        return try job.result()
+        if startsCommitter { committer.async { self.commitPending() } }
+    }
+
+    /// Commits the queued groups one after another until none is left.
+    private func commitPending() {
+        while true {
+            let group = pendingGroup.withLock { pending in
+                defer { pending.jobs.removeAll(keepingCapacity: true) }
+                if pending.jobs.isEmpty { pending.isCommitting = false }
+                return pending.jobs
+            }
+            guard !group.isEmpty else { return }
+            let announcements = ChangeAnnouncements()
+            let committed = writer.withLock { connection in
+                Self.commit(group, on: SQLiteUserDataConnection(connection: connection, announcements: announcements))
+            }
+            if committed { changeFeed.publish(.some(announcements.userIDs)) }
+        }
     }
 
     /// Runs every job of `group` in its savepoint inside one transaction and commits it;
     /// then, and only then, hands each job its outcome (a failed commit fails them all).
-    private static func commit(_ group: [any GroupedWriteJob], on connection: SQLiteConnection) {
+    /// - Returns: whether the group committed.
+    private static func commit(_ group: [any GroupedWriteJob], on writer: SQLiteUserDataConnection) -> Bool {
+        let connection = writer.connection
         do {
             try connection.execute("BEGIN IMMEDIATE")
             for job in group {
                 try connection.execute("SAVEPOINT grouped_write")
-                let succeeded = job.run(on: connection)
+                let succeeded = job.run(on: writer)
                 if !succeeded { try connection.execute("ROLLBACK TO grouped_write") }
                 try connection.execute("RELEASE grouped_write")
             }
             try connection.execute("COMMIT")
             for job in group { job.finish(failure: nil) }
+            return true
         } catch {
             try? connection.execute("ROLLBACK")  // The commit's error is what the callers get; a failed rollback leaves nothing committed.
             for job in group { job.finish(failure: error) }
+            return false
         }
     }
 

@@ -20,6 +20,10 @@ public enum AccountsError: Error, Sendable, Equatable {
     case favoriteNotFound
     /// A `cursor` that this server did not issue.
     case invalidCursor
+    /// A sync `since` token that this server did not issue, or issued to another user.
+    case invalidSyncToken
+    /// A sync `since` token older than the change history kept.
+    case expiredSyncToken
     /// The shared store (PostgreSQL) cannot be reached or is restarting; try again later.
     case storeUnavailable(retryAfterSeconds: Int)
     /// The stored password hash cannot be parsed: the database was altered outside this code.

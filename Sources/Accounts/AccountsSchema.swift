@@ -108,5 +108,36 @@ enum AccountsSchema {
         UPDATE walk_points SET added_at = added_at * 1000;
         UPDATE walk_entries SET added_at = added_at * 1000;
         """,
+        // Migration 6: the change log of `GET /sync` (`ChangeLog`): one row per item
+        // that changed (`walk_id` and `photo_id` empty where the kind has none, so the
+        // UNIQUE key compares them), filled with every existing item, and the secret
+        // that authenticates sync tokens (`SyncTokenKey`). The log keeps seconds; walks
+        // keep milliseconds (migration 5).
+        """
+        CREATE TABLE sync_changes (
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL CHECK (kind IN ('favorite', 'recent', 'walk', 'walkEntry', 'profile')),
+            walk_id BLOB NOT NULL,
+            photo_id TEXT NOT NULL,
+            deleted INTEGER NOT NULL,
+            changed_at INTEGER NOT NULL,
+            UNIQUE (user_id, kind, walk_id, photo_id)
+        ) STRICT;
+        CREATE INDEX sync_changes_by_user ON sync_changes(user_id, sequence);
+        CREATE INDEX sync_changes_tombstones ON sync_changes(user_id, changed_at) WHERE deleted = 1;
+        INSERT INTO sync_changes (user_id, kind, walk_id, photo_id, deleted, changed_at)
+            SELECT id, 'profile', x'', '', 0, created_at FROM users ORDER BY id;
+        INSERT INTO sync_changes (user_id, kind, walk_id, photo_id, deleted, changed_at)
+            SELECT user_id, 'favorite', x'', photo_id, 0, saved_at FROM favorites ORDER BY sequence;
+        INSERT INTO sync_changes (user_id, kind, walk_id, photo_id, deleted, changed_at)
+            SELECT user_id, 'recent', x'', photo_id, 0, viewed_at FROM recents ORDER BY sequence;
+        INSERT INTO sync_changes (user_id, kind, walk_id, photo_id, deleted, changed_at)
+            SELECT user_id, 'walk', walk_id, '', 0, updated_at / 1000 FROM walks ORDER BY sequence;
+        INSERT INTO sync_changes (user_id, kind, walk_id, photo_id, deleted, changed_at)
+            SELECT walks.user_id, 'walkEntry', walks.walk_id, entry.photo_id, 0, entry.added_at / 1000
+            FROM walk_entries AS entry JOIN walks ON walks.sequence = entry.walk ORDER BY entry.sequence;
+        CREATE TABLE server_secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL) STRICT;
+        """,
     ])
 }

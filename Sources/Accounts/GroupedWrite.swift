@@ -1,50 +1,37 @@
 import SQLite
 import Synchronization
 
-/// One caller's body in a group commit, with its outcome: staged when the body ran,
-/// published only when the commit is known, so no caller sees a result of a
-/// transaction that might still roll back.
+/// One caller's body in a group commit, with its completion: the body's outcome is
+/// staged when it runs and handed over only when the commit is known, so no caller
+/// sees a result of a transaction that might still roll back.
 final class GroupedWrite<Value: Sendable>: GroupedWriteJob {
-    private enum State {
-        case waiting
-        case staged(Result<Value, any Error>)
-        case finished(Result<Value, any Error>)
-    }
-
     private let body: @Sendable (any UserDataConnection) throws -> Value
-    private let state = Mutex<State>(.waiting)
+    private let completion: @Sendable (Result<Value, any Error>) -> Void
+    private let staged = Mutex<Result<Value, any Error>?>(nil)
 
-    init(_ body: @escaping @Sendable (any UserDataConnection) throws -> Value) {
+    init(
+        _ body: @escaping @Sendable (any UserDataConnection) throws -> Value,
+        completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
         self.body = body
+        self.completion = completion
     }
 
-    func run(on connection: SQLiteConnection) -> Bool {
-        let result = Result { try body(SQLiteUserDataConnection(connection: connection)) }
-        state.withLock { $0 = .staged(result) }
+    func run(on connection: SQLiteUserDataConnection) -> Bool {
+        let result = Result { try body(connection) }
+        staged.withLock { $0 = result }
         if case .failure = result { return false }
         return true
     }
 
     func finish(failure: (any Error)?) {
-        state.withLock { state in
-            switch (state, failure) {
-            case (_, let failure?): state = .finished(.failure(failure))
-            case (.staged(let result), nil): state = .finished(result)
-            default: preconditionFailure("a group commits only after every job in it ran")
-            }
+        if let failure {
+            completion(.failure(failure))
+            return
         }
-    }
-
-    var isFinished: Bool {
-        state.withLock { if case .finished = $0 { true } else { false } }
-    }
-
-    /// The outcome; call only after the group holding this write has been committed.
-    func result() throws -> Value {
-        let outcome = state.withLock { state -> Result<Value, any Error>? in
-            if case .finished(let result) = state { result } else { nil }
+        guard let result = staged.withLock({ $0.take() }) else {
+            preconditionFailure("a group commits only after every job in it ran")
         }
-        guard let outcome else { preconditionFailure("a grouped write is read only after its group committed") }
-        return try outcome.get()
+        completion(result)
     }
 }

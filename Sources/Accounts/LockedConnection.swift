@@ -11,7 +11,7 @@ final class LockedConnection: Sendable {
         mutex = Mutex(connection)
     }
 
-    func withLock<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
+    func withLock<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) rethrows -> Result {
         try mutex.withLock { connection in try body(connection) }
     }
 

@@ -56,6 +56,10 @@ final class PostgresUserDataConnection: UserDataConnection {
         _ = try run(sql + " FOR UPDATE", values)
     }
 
+    func announceChange(ofUser userID: Int64) throws {
+        _ = try run("SELECT pg_notify(?, ?)", [.text(PostgresChangeListener.channel), .text(String(userID))])
+    }
+
     private func run(_ sql: String, _ values: [SQLiteValue]) throws -> PostgresResult {
         let statement: String
         if let known = translated[sql] {

@@ -33,6 +33,7 @@ public final class PostgresUserDataStore: UserDataStore {
     static let maximumRetryPauseMilliseconds = 50
 
     private let url: String
+    public let changeFeed = ChangeFeed()
     private let slots: [PostgresPoolSlot]
     /// Counts free slots, so a caller waits (at most `poolWait`) instead of spinning.
     private let freeSlots: DispatchSemaphore
@@ -48,6 +49,7 @@ public final class PostgresUserDataStore: UserDataStore {
         try AccountsPostgresSchema.migrator.migrate(connection)
         slots = (0..<poolSize).map { _ in PostgresPoolSlot() }
         freeSlots = DispatchSemaphore(value: poolSize)
+        try PostgresChangeListener.start(url: url, feed: changeFeed)
     }
 
     public func read<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
@@ -60,10 +62,13 @@ public final class PostgresUserDataStore: UserDataStore {
 
     /// PostgreSQL groups concurrent commits itself; each body is its own transaction,
     /// at READ COMMITTED because the body locks the rows it depends on.
-    public func groupWrite<Result: Sendable>(
-        _ body: @escaping @Sendable (any UserDataConnection) throws -> Result
-    ) throws -> Result {
-        try transaction("BEGIN ISOLATION LEVEL READ COMMITTED", body)
+    /// Runs on the calling thread and calls `completion` before it returns: the pool's
+    /// connections, not threads, bound how many transactions are open at once.
+    public func groupWrite<Value: Sendable>(
+        _ body: @escaping @Sendable (any UserDataConnection) throws -> Value,
+        completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
+        completion(Result { try transaction("BEGIN ISOLATION LEVEL READ COMMITTED", body) })
     }
 
     public func makeLoginThrottle() -> any LoginThrottling {

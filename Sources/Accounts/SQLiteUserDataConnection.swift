@@ -5,6 +5,8 @@ import SQLite
 /// if `Accounts` used the connection itself.
 struct SQLiteUserDataConnection: UserDataConnection {
     let connection: SQLiteConnection
+    /// Where a write transaction collects the users it changed; nil on a reader.
+    var announcements: ChangeAnnouncements? = nil
 
     func execute(_ sql: String, _ values: [SQLiteValue]) throws {
         try connection.execute(sql, values)
@@ -32,4 +34,9 @@ struct SQLiteUserDataConnection: UserDataConnection {
     }
 
     func lockRows(_ sql: String, _ values: [SQLiteValue]) throws {}
+
+    func announceChange(ofUser userID: Int64) throws {
+        guard let announcements else { preconditionFailure("a change announced outside a write") }
+        announcements.add(userID)
+    }
 }

@@ -21,6 +21,11 @@ public protocol UserDataConnection {
     /// one table) selects, waiting while another writer holds them: PostgreSQL runs it
     /// `FOR UPDATE`; SQLite runs nothing, its single writer already excludes every other.
     func lockRows(_ sql: String, _ values: [SQLiteValue]) throws
+    /// Tells the store's `ChangeFeed` that the user's data changed, once (and only if)
+    /// this write transaction commits: SQLite collects the users and publishes them
+    /// after the commit; PostgreSQL sends a `NOTIFY`, which it delivers at the commit
+    /// to the listening connection of every instance.
+    func announceChange(ofUser userID: Int64) throws
 }
 
 extension UserDataConnection {

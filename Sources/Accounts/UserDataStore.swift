@@ -1,3 +1,5 @@
+import Basics
+
 /// Where users and everything that hangs off them live: the SQLite file of one
 /// instance (`AccountsDatabase`, the default) or a PostgreSQL database shared by many
 /// (`PostgresUserDataStore`). `Accounts` and `Walks` run the same SQL on either, with
@@ -13,14 +15,31 @@ public protocol UserDataStore: Sendable {
     /// rolled back whole if `body` throws.
     func write<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result
     /// Like `write`, but the store may commit `body` together with other callers'
-    /// (group commit); `body` may then run more than once, so it must only touch the
-    /// database. `body` orders itself against other writers by row locks: it first
-    /// locks (`UserDataConnection.lockRows`) every row whose state decides what it
-    /// writes, and otherwise relies only on constraints. The store may then run it at
-    /// a weaker isolation than `write` (PostgreSQL: READ COMMITTED, where SERIALIZABLE
-    /// would fail writers of unrelated rows that share an index page).
-    func groupWrite<Result: Sendable>(_ body: @escaping @Sendable (any UserDataConnection) throws -> Result) throws -> Result
+    /// (group commit), and answers through `completion` instead of making the caller
+    /// wait: `completion` gets `body`'s result (or error) once the commit holding it is
+    /// durable, on whichever thread learned it (so it must be quick: hand the result
+    /// on). A `body` that throws is rolled back alone. `body` may run more than once,
+    /// so it must only touch the database. `body` orders itself against other writers
+    /// by row locks: it first locks (`UserDataConnection.lockRows`) every row whose
+    /// state decides what it writes, and otherwise relies only on constraints. The
+    /// store may then run it at a weaker isolation than `write` (PostgreSQL: READ
+    /// COMMITTED, where SERIALIZABLE would fail writers of unrelated rows that share an
+    /// index page).
+    func groupWrite<Value: Sendable>(
+        _ body: @escaping @Sendable (any UserDataConnection) throws -> Value,
+        completion: @escaping @Sendable (Result<Value, any Error>) -> Void)
     /// The failed-login counts: in this process for a store of one instance, in the
     /// store itself for a shared one, so that the limit holds across instances.
     func makeLoginThrottle() -> any LoginThrottling
+    /// Whose data changed, after each commit that changed it (`UserDataConnection.announceChange`).
+    var changeFeed: ChangeFeed { get }
+}
+
+extension UserDataStore {
+    /// `groupWrite(_:completion:)` that waits for its commit and returns `body`'s result.
+    public func groupWrite<Value: Sendable>(
+        _ body: @escaping @Sendable (any UserDataConnection) throws -> Value
+    ) throws -> Value {
+        try Result.awaiting { completion in groupWrite(body, completion: completion) }
+    }
 }

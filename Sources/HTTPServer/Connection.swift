@@ -119,6 +119,15 @@ final class Connection {
                     }
                     return
                 }
+                if case .found(.deferred(let run), _, _) = match {
+                    setInterest(0)
+                    let loop = self.loop, descriptor = socket.rawValue, id = self.id
+                    let responder = HTTPResponder(request: request, logger: loop.context.logger) { response in
+                        loop.execute { loop.deliver(response, to: descriptor, connectionID: id) }
+                    }
+                    loop.context.workers.submit { run(request, responder) }
+                    return
+                }
                 let response = RequestPipeline.response(to: request, match: match, logger: loop.context.logger)
                 action = machine.handlerFinished(response, now: MonotonicClock.now())
             case .linger:

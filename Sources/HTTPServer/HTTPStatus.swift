@@ -22,6 +22,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let methodNotAllowed = HTTPStatus(code: 405, reasonPhrase: "Method Not Allowed")
     public static let requestTimeout = HTTPStatus(code: 408, reasonPhrase: "Request Timeout")
     public static let conflict = HTTPStatus(code: 409, reasonPhrase: "Conflict")
+    public static let gone = HTTPStatus(code: 410, reasonPhrase: "Gone")
     public static let contentTooLarge = HTTPStatus(code: 413, reasonPhrase: "Content Too Large")
     public static let uriTooLong = HTTPStatus(code: 414, reasonPhrase: "URI Too Long")
     public static let unsupportedMediaType = HTTPStatus(code: 415, reasonPhrase: "Unsupported Media Type")

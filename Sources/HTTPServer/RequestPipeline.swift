@@ -15,6 +15,8 @@ enum RequestPipeline {
             switch handler.placement(for: request) {
             case .immediate(let run), .blocking(let run):
                 return Self.run(run, request, logger: logger)
+            case .deferred(let run):
+                return HTTPResponder.awaitingAnswer(to: request, from: run, logger: logger())
             }
         case .methodNotAllowed(let allowed, _):
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
@@ -38,6 +40,7 @@ enum RequestPipeline {
         switch handler.placement(for: request) {
         case .immediate(let run): return .found(.immediate(run), pathParameters: pathParameters, caching: caching)
         case .blocking(let run): return .found(.blocking(run), pathParameters: pathParameters, caching: caching)
+        case .deferred(let run): return .found(.deferred(run), pathParameters: pathParameters, caching: caching)
         }
     }
 
@@ -56,7 +59,7 @@ enum RequestPipeline {
 
     /// Runs a handler, turning a thrown `HTTPError` into its problem and anything else
     /// into a generic 500 whose details go to the log only.
-    private static func run(
+    static func run(
         _ handler: (HTTPRequest) throws -> HTTPResponse, _ request: HTTPRequest, logger: () -> Logger
     ) -> HTTPResponse {
         do {

@@ -16,14 +16,20 @@ public enum RouteHandler: Sendable {
     /// about as much CPU as a fast handler's whole work, so this saves it when it can.
     case immediateUnlessBlocking(
         @Sendable (HTTPRequest) throws -> HTTPResponse?, blocking: @Sendable (HTTPRequest) throws -> HTTPResponse)
+    /// Runs on the worker pool, as `blocking`, but answers through its `HTTPResponder`,
+    /// at once or later from any thread: for a request that waits on something other
+    /// than its own work (its group commit, a change to come) without holding a worker
+    /// meanwhile. The connection then waits without a thread.
+    case deferred(@Sendable (HTTPRequest, HTTPResponder) -> Void)
 
-    /// Where one request's handler runs: `immediate` or `blocking` as they are; for
+    /// Where one request's handler runs: `immediate`, `blocking` and `deferred` as they are; for
     /// `immediateUnlessBlocking`, runs its first closure now (the caller is on the event
     /// loop) and answers `immediate` with its response or error, or `blocking`.
     public func placement(for request: HTTPRequest) -> Placement {
         switch self {
         case .immediate(let run): return .immediate(run)
         case .blocking(let run): return .blocking(run)
+        case .deferred(let run): return .deferred(run)
         case .immediateUnlessBlocking(let immediate, let blocking):
             do {
                 guard let response = try immediate(request) else { return .blocking(blocking) }
@@ -38,5 +44,6 @@ public enum RouteHandler: Sendable {
     public enum Placement: Sendable {
         case immediate(@Sendable (HTTPRequest) throws -> HTTPResponse)
         case blocking(@Sendable (HTTPRequest) throws -> HTTPResponse)
+        case deferred(@Sendable (HTTPRequest, HTTPResponder) -> Void)
     }
 }

@@ -83,6 +83,29 @@ public final class PostgresConnection {
         }
     }
 
+    /// The payloads of the notifications (`LISTEN`, `NOTIFY`) that arrived, waiting up
+    /// to `timeout` on the socket for the first (https://www.postgresql.org/docs/current/libpq-notify.html).
+    /// - Throws: `PostgresError` (08006) when the connection broke.
+    public func notifications(waitingUpTo timeout: Duration) throws -> [String] {
+        var payloads: [String] = []
+        func consume() throws {
+            guard PQconsumeInput(handle) == 1 else { throw PostgresError(sqlState: "08006", message: lastErrorMessage) }
+            while let notification = PQnotifies(handle) {
+                payloads.append(String(cString: notification.pointee.extra))
+                PQfreemem(notification)
+            }
+        }
+        try consume()
+        guard payloads.isEmpty else { return payloads }
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, Int32(min(Self.milliseconds(timeout), 60_000)))
+        if ready < 0, errno != EINTR {
+            throw PostgresError(sqlState: "08006", message: "poll failed while listening: errno \(errno)")
+        }
+        if ready > 0 { try consume() }
+        return payloads
+    }
+
     private var lastErrorMessage: String {
         PQerrorMessage(handle).map { String(cString: $0) } ?? "unknown libpq error"
     }

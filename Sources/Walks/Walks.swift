@@ -39,11 +39,13 @@ public final class Walks: Sendable {
         let id = WalkID.generate()
         let now = currentMillisecond()
         do {
-            // One insert, decided by nothing it reads: no lock to take first.
+            // One insert, decided by nothing it reads; the user's row orders its change log.
             try database.groupWrite { connection in
+                try Accounts.lockUser(user, in: connection)
                 try connection.execute(
                     "INSERT INTO walks (walk_id, user_id, started_at, updated_at) VALUES (?, ?, ?, ?)",
                     [.blob(id.bytes), .integer(user.userID), .integer(now), .integer(now)])
+                try ChangeLog.record(.walk, walkID: id.bytes, userID: user.userID, at: now / 1_000, in: connection)
             }
         } catch let error as any ConstraintViolationReporting where error.isConstraintViolation {
             // The user's foreign key: the user was deleted meanwhile.
@@ -70,8 +72,10 @@ public final class Walks: Sendable {
 
         let now = currentMillisecond()
         return try database.groupWrite { [chooser, maximumPoints] connection in
-            // The walk's row first: its other writers wait here, so the counters, the
-            // point number and the photos taken are read as they last committed.
+            // The user's row (it orders the change log), then the walk's: its other
+            // writers wait here, so the counters, the point number and the photos taken
+            // are read as they last committed.
+            try Accounts.lockUser(user, in: connection)
             try Self.lock(id, of: user, in: connection)
             guard let record = try Self.record(id, of: user, in: connection) else { throw WalkError.walkNotFound }
             guard let progress = record.progress.accepting(point) else { return .rejected(walk: record.walk) }
@@ -79,6 +83,7 @@ public final class Walks: Sendable {
             let entry = try Self.insert(point, as: progress, at: now, into: record.sequence, with: chooser, in: connection)
             let photoCount = record.walk.photoCount + (entry == nil ? 0 : 1)
             let walk = try Self.update(record, to: progress, photoCount: photoCount, updatedAt: now, in: connection)
+            try Self.logChanges(of: id, gaining: entry.map { [$0] } ?? [], for: user, atMillisecond: now, in: connection)
             return .accepted(walk: walk, entry: entry)
         }
     }
@@ -104,7 +109,10 @@ public final class Walks: Sendable {
         }
         guard let id = WalkID(text: walkID) else { throw WalkError.walkNotFound }
 
+        let now = currentMillisecond()
         return try database.groupWrite { [chooser, maximumPoints] connection in
+            // The user's row (it orders the change log), then the walk's, as `addPoint`.
+            try Accounts.lockUser(user, in: connection)
             try Self.lock(id, of: user, in: connection)
             guard let record = try Self.record(id, of: user, in: connection) else { throw WalkError.walkNotFound }
             guard record.progress.pointCount < maximumPoints else { throw WalkError.walkFull(maximumPoints: maximumPoints) }
@@ -130,6 +138,8 @@ public final class Walks: Sendable {
                 return WalkBatchOutcome(results: results, walk: record.walk)
             }
             let walk = try Self.update(record, to: progress, photoCount: photoCount, updatedAt: lastRecordedAt, in: connection)
+            let entries = results.compactMap { result in if case .accepted(let entry?) = result { entry } else { nil } }
+            try Self.logChanges(of: id, gaining: entries, for: user, atMillisecond: now, in: connection)
             return WalkBatchOutcome(results: results, walk: walk)
         }
     }
@@ -207,12 +217,18 @@ public final class Walks: Sendable {
     /// - Throws: `walkNotFound`.
     public func delete(_ user: AuthenticatedUser, walkID: String) throws {
         guard let id = WalkID(text: walkID) else { throw WalkError.walkNotFound }
-        let deleted = try database.write { connection in
+        let now = currentMillisecond()
+        try database.groupWrite { connection in
+            try Accounts.lockUser(user, in: connection)
             try connection.execute(
                 "DELETE FROM walks WHERE walk_id = ? AND user_id = ?", [.blob(id.bytes), .integer(user.userID)])
-            return connection.changes
+            guard connection.changes > 0 else { throw WalkError.walkNotFound }
+            try ChangeLog.record(.walk, walkID: id.bytes, deleted: true, userID: user.userID, at: now / 1_000, in: connection)
+            // The entries go with their walk, in the log too.
+            try connection.execute(
+                "DELETE FROM sync_changes WHERE user_id = ? AND kind = 'walkEntry' AND walk_id = ?",
+                [.integer(user.userID), .blob(id.bytes)])
         }
-        guard deleted > 0 else { throw WalkError.walkNotFound }
     }
 
     /// Takes a photo out of the walk's stream for good: it is remembered as removed,
@@ -222,6 +238,7 @@ public final class Walks: Sendable {
         guard let id = WalkID(text: walkID) else { throw WalkError.walkNotFound }
         let now = currentMillisecond()
         try database.groupWrite { connection in
+            try Accounts.lockUser(user, in: connection)
             try Self.lock(id, of: user, in: connection)
             guard let record = try Self.record(id, of: user, in: connection) else { throw WalkError.walkNotFound }
             try connection.execute(
@@ -233,6 +250,34 @@ public final class Walks: Sendable {
             try connection.execute(
                 "UPDATE walks SET photo_count = photo_count - 1, updated_at = ? WHERE sequence = ?",
                 [.integer(now), .integer(record.sequence)])
+            try ChangeLog.record(.walkEntry, walkID: id.bytes, photoID: photoID, deleted: true, userID: user.userID, at: now / 1_000, in: connection)
+            try ChangeLog.record(.walk, walkID: id.bytes, userID: user.userID, at: now / 1_000, in: connection)
+        }
+    }
+
+    /// One walk of the user, nil when there is no such walk (for `GET /sync`).
+    public func summary(_ user: AuthenticatedUser, walkID: String) throws -> Walk? {
+        guard let id = WalkID(text: walkID) else { return nil }
+        return try database.read { connection in try Self.record(id, of: user, in: connection)?.walk }
+    }
+
+    /// One entry of the user's walk, nil when the photo is not in its stream (for `GET /sync`).
+    public func entry(_ user: AuthenticatedUser, walkID: String, photoID: String) throws -> WalkEntry? {
+        guard let id = WalkID(text: walkID) else { return nil }
+        return try database.read { connection in
+            try connection.queryFirst(
+                """
+                SELECT entry.added_at, point.latitude, point.longitude, entry.distance_meters
+                FROM walks JOIN walk_entries AS entry ON entry.walk = walks.sequence
+                JOIN walk_points AS point ON point.walk = entry.walk AND point.number = entry.point_number
+                WHERE walks.walk_id = ? AND walks.user_id = ? AND entry.photo_id = ?
+                """,
+                [.blob(id.bytes), .integer(user.userID), .text(photoID)]
+            ) { row in
+                WalkEntry(
+                    photoID: photoID, addedAt: Self.date(row.int64(0)),
+                    point: WalkPoint(latitude: row.double(1), longitude: row.double(2)), distanceMeters: row.double(3))
+            }
         }
     }
 
@@ -272,6 +317,19 @@ public final class Walks: Sendable {
             [.integer(walk), .text(choice.photoID), .init(progress.pointCount), .real(choice.distanceMeters),
              .integer(time)])
         return WalkEntry(photoID: choice.photoID, addedAt: date(time), point: point, distanceMeters: choice.distanceMeters)
+    }
+
+    /// Records in the change log of `GET /sync`, in the write's transaction, that the walk
+    /// changed and gained `entries` (the log keeps seconds; walks keep milliseconds).
+    private static func logChanges(
+        of id: WalkID, gaining entries: [WalkEntry], for user: AuthenticatedUser, atMillisecond now: Int64,
+        in connection: any UserDataConnection
+    ) throws {
+        try ChangeLog.record(.walk, walkID: id.bytes, userID: user.userID, at: now / 1_000, in: connection)
+        for entry in entries {
+            try ChangeLog.record(
+                .walkEntry, walkID: id.bytes, photoID: entry.photoID, userID: user.userID, at: now / 1_000, in: connection)
+        }
     }
 
     /// Writes the walk's new counters and `updatedAt`; returns the walk as it now is.

@@ -51,6 +51,7 @@ import WebAssets
             #"{"points":[{"latitude":40.7306,"longitude":-73.9866,"recordedAt":"2026-11-22T09:41:07.250-05:00"}]}"#
         ),
         "DELETE /walks/{walkID}/photos/{photoID}": ("/walks/{walkID}/photos/705740f-a", nil),
+        "GET /sync": ("/sync?limit=2", nil),
         // The two files the application makes at start beside the web folder's.
         "GET /data/boroughs.geojson": ("/data/boroughs.geojson", nil),
         "GET /app/settings.json": ("/app/settings.json", nil),

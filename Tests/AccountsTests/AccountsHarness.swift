@@ -70,6 +70,9 @@ final class AccountsHarness {
             throw HarnessError.noRoute("\(method) \(path)")
         }
         request.pathParameters = parameters
+        if case .deferred(let run) = handler {
+            return TestResponse(HTTPResponder.awaitingAnswer(to: request, from: run))
+        }
         guard case .blocking(let run) = handler else { throw HarnessError.notBlocking("\(method) \(path)") }
         do {
             return TestResponse(try run(request))

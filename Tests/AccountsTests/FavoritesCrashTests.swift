@@ -5,7 +5,9 @@ import TestSupport
 import Testing
 
 /// Durability: every favorite the server acknowledged with a 2xx survives a
-/// `kill -9` of the server in the middle of concurrent saves.
+/// `kill -9` of the server in the middle of concurrent saves, and a `GET /sync`
+/// from the token taken before them lists every one (the change log is written in
+/// the same transaction as the favorite).
 @Suite(.serialized) struct FavoritesCrashTests {
     static let clients = 4
     /// Acknowledged saves after which the server is killed (while clients keep saving).
@@ -20,6 +22,8 @@ import Testing
         let token = try Self.register(port: server.port)
         let photoIDs = try Self.photoIDs(port: server.port)
         #expect(photoIDs.count >= Self.clients * 50)
+        let syncToken = try #require(
+            try Self.jsonObject(try Self.request(port: server.port, "GET", "/sync", token: token))["next"] as? String)
 
         let acknowledged = Mutex<Set<String>>([])
         let enough = DispatchSemaphore(value: 0)
@@ -54,6 +58,8 @@ import Testing
         let listed = try Self.allFavorites(port: server.port, token: token)
         #expect(saved.isSubset(of: Set(listed)), "lost after the crash: \(saved.subtracting(listed).sorted())")
         #expect(Set(listed).count == listed.count, "no favorite is listed twice")
+        let synced = try Self.syncedFavorites(port: server.port, token: token, since: syncToken)
+        #expect(saved.isSubset(of: synced), "missing from /sync after the crash: \(saved.subtracting(synced).sorted())")
         server.stop()
     }
 
@@ -81,6 +87,21 @@ import Testing
         try #require(response.status == 200)
         let locations = try #require(try jsonObject(response)["locations"] as? [[String: Any]])
         return locations.flatMap { ($0["photos"] as? [[String: Any]] ?? []).compactMap { $0["photoID"] as? String } }
+    }
+
+    /// The photos of the favorites `GET /sync` lists as saved after `since`, every page.
+    private static func syncedFavorites(port: Int, token: String, since: String) throws -> Set<String> {
+        var saved: Set<String> = []
+        var next = since
+        for _ in 0..<1000 {
+            let answer = try jsonObject(try request(port: port, "GET", "/sync?limit=50&since=\(next)", token: token))
+            for change in answer["changes"] as? [[String: Any]] ?? [] where change["type"] as? String == "favorite" {
+                if let photoID = change["photoID"] as? String, change["deleted"] as? Bool == false { saved.insert(photoID) }
+            }
+            next = try #require(answer["next"] as? String)
+            if answer["more"] as? Bool != true { break }
+        }
+        return saved
     }
 
     private static func allFavorites(port: Int, token: String) throws -> [String] {

@@ -10,12 +10,16 @@ struct TestResponse {
     let title: String?
     let detail: String?
 
+    /// A response; a problem's `title` and `detail` are read from its body (what a
+    /// `deferred` handler's responder rendered).
     init(_ response: HTTPResponse) {
         status = response.status.code
         headers = response.headers
         body = response.body
-        title = nil
-        detail = nil
+        let problem = response.status.code >= 400
+            ? (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] : nil
+        title = problem?["title"] as? String
+        detail = problem?["detail"] as? String
     }
 
     /// The problem as the server sends it: `problemResponse` renders the body.

@@ -1,3 +1,6 @@
+import Dispatch
+import Glibc
+import HTTPServer
 import Testing
 import TestSupport
 
@@ -172,6 +175,44 @@ import TestSupport
             #expect(server.signals.gatedFinished.withLock { $0 } == 0)
             server.signals.gate.signal()
             #expect(try slow.readResponse().bodyText == #"{"gated":true}"#)
+        }
+    }
+
+    /// A `.deferred` handler answers later from another thread, and holds no worker
+    /// meanwhile: with one worker, many requests wait at once and are all answered.
+    @Test func deferredHandlersAnswerLaterWithoutHoldingAWorker() throws {
+        try TestServer.with({ $0.workerThreads = 1 }) { server in
+            let clients = try (0..<20).map { _ in try server.client() }
+            for (index, client) in clients.enumerated() {
+                try client.send("GET /later/\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
+            }
+            while server.signals.held.withLock({ $0.count }) < clients.count { usleep(1_000) }
+            // The one worker is free: a blocking handler still runs.
+            let other = try server.client()
+            try other.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try other.readResponse().status == 200)
+            let held = server.signals.held.withLock { $0 }
+            DispatchQueue.concurrentPerform(iterations: held.count) { index in
+                held[index].respond { .json(Array(#"{"answered":true}"#.utf8)) }
+                held[index].respond { .json(Array(#"{"twice":true}"#.utf8)) }
+            }
+            for client in clients {
+                let response = try client.readResponse()
+                #expect(response.status == 200)
+                #expect(response.bodyText == #"{"answered":true}"#, "only the first answer counts")
+            }
+        }
+    }
+
+    @Test func aDeferredHandlersErrorIsItsProblemAndADroppedRequestA500() throws {
+        try TestServer.with { server in
+            let client = try server.client()
+            try client.send("GET /later/failing HTTP/1.1\r\nHost: t\r\n\r\n")
+            let failing = try client.readResponse()
+            #expect(failing.status == 409)
+            #expect(failing.bodyText.contains("later, and wrong"))
+            try client.send("GET /later/dropped HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try client.readResponse().status == 500)
         }
     }
 

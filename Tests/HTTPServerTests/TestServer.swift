@@ -24,6 +24,8 @@ struct TestServer {
         let gatedFinished = Mutex(0)
         /// `/gated` answers only once this is signalled (or after 30 s).
         let gate = DispatchSemaphore(value: 0)
+        /// The responders of `/later` requests, held until a test answers them.
+        let held = Mutex<[HTTPResponder]>([])
     }
 
     static func router(signals: Signals) -> Router {
@@ -57,6 +59,12 @@ struct TestServer {
             _ = signals.gate.wait(timeout: .now() + 30)
             signals.gatedFinished.withLock { $0 += 1 }
             return .json(Array(#"{"gated":true}"#.utf8))
+        })
+        router.add(.get, "/later/{id}", caching: .unspecified, .deferred { request, responder in
+            let id = request.pathParameters["id"] ?? ""
+            if id == "dropped" { return }
+            if id == "failing" { return responder.respond { throw HTTPError(.conflict, detail: "later, and wrong") } }
+            signals.held.withLock { $0.append(responder) }
         })
         router.add(.get, "/conflict", caching: .unspecified, .immediate { _ in
             throw HTTPError(.conflict, detail: "The \"thing\" already exists.")

@@ -7,7 +7,8 @@ import Testing
 import TestSupport
 
 /// Durability of every kind of write at once: each client saves favorites, records
-/// views, adds walk points and changes its password in turn, and the server is killed
+/// views, adds walk points, changes its password and renames itself in turn (all of
+/// them group-committed), and the server is killed
 /// with `kill -9` while they do. After a restart every acknowledged write is there and
 /// the accounts database passes `PRAGMA integrity_check`.
 @Suite(.serialized) struct MixedWritesCrashTests {
@@ -23,14 +24,17 @@ import TestSupport
         var walkPoints = 0
         /// The number of the last password change acknowledged (0: the first password).
         var password = 0
+        /// The step of the last display name acknowledged (names are "step <n>").
+        var displayNameStep: Int?
     }
+    static let kinds = 5
 
     static func password(_ number: Int) -> String { "mixed writes password number \(number)" }
 
     @Test func acknowledgedWritesOfEveryKindSurviveKill9() throws {
         let catalog = try SharedCatalog.catalog()
         let points = WalkCrashTests.points(catalog)
-        try #require(points.count >= Self.clients * Self.stepsPerClient / 4)
+        try #require(points.count >= Self.clients * Self.stepsPerClient / Self.kinds)
         let directory = try TemporaryDirectory(prefix: "mixed-crash")
         try SharedCatalog.copy(into: directory.path)
         var server = try ServerProcess(dataDirectory: directory.path)
@@ -68,12 +72,13 @@ import TestSupport
                 for step in 0..<Self.stepsPerClient {
                     let photoID = mine[step]
                     let request: (String, String, String?) =
-                        switch step % 4 {
+                        switch step % Self.kinds {
                         case 0: ("PUT", "/favorites/\(photoID)", nil)
                         case 1: ("PUT", "/recents/\(photoID)", nil)
                         case 2:
                             ("POST", "/walks/\(user.walkID)/points",
-                                #"{"latitude":\#(myPoints[step / 4].0),"longitude":\#(myPoints[step / 4].1)}"#)
+                                #"{"latitude":\#(myPoints[step / Self.kinds].0),"longitude":\#(myPoints[step / Self.kinds].1)}"#)
+                        case 4: ("PATCH", "/users/me", #"{"displayName":"step \#(step)"}"#)
                         default:
                             ("PUT", "/users/me/password",
                                 #"{"currentPassword":"\#(Self.password(passwords))","newPassword":"\#(Self.password(passwords + 1))"}"#)
@@ -82,10 +87,11 @@ import TestSupport
                         (200..<300).contains(response.status)
                     else { return }
                     acknowledged.withLock { acks in
-                        switch step % 4 {
+                        switch step % Self.kinds {
                         case 0: acks[client].favorites.append(photoID)
                         case 1: acks[client].recents.append(photoID)
                         case 2: if response.status == 201 { acks[client].walkPoints += 1 }
+                        case 4: acks[client].displayNameStep = step
                         default:
                             passwords += 1
                             acks[client].password = passwords
@@ -124,6 +130,13 @@ import TestSupport
             let walk = try connection.requestJSON("GET", "/walks/\(user.walkID)?limit=1", token: signedIn)
             let pointCount = ((try Self.object(walk))["walk"] as? [String: Any])?["pointCount"] as? Int ?? -1
             #expect(pointCount >= acks[client].walkPoints, "\(user.name): walk points lost")
+
+            if let step = acks[client].displayNameStep {
+                let me = try connection.requestJSON("GET", "/users/me", token: signedIn)
+                let name = try Self.object(me)["displayName"] as? String ?? ""
+                let stored = Int(name.split(separator: " ").last ?? "") ?? -1
+                #expect(stored >= step, "\(user.name): display name of step \(step) lost")
+            }
         }
         #expect(server.stop() == 0)
         let database = try SQLiteConnection(path: directory.file("accounts.sqlite"), mode: .readOnly)

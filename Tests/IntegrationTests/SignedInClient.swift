@@ -10,12 +10,13 @@ struct SignedInClient {
     let client: RawHTTPClient
     let token: String
 
-    /// Registers `username` on the server listening on `port`.
-    init(port: Int, username: String) throws {
+    /// Registers `username` on the server listening on `port`, or with `logIn` signs
+    /// in as that (registered) user: another device of the same user.
+    init(port: Int, username: String, logIn: Bool = false) throws {
         client = try RawHTTPClient(port: port)
         let registered = try client.requestJSON(
-            "POST", "/users", json: #"{"username":"\#(username)","password":"\#(Self.password)"}"#)
-        try #require(registered.status == 201, "\(registered.bodyText)")
+            "POST", logIn ? "/users/login" : "/users", json: #"{"username":"\#(username)","password":"\#(Self.password)"}"#)
+        try #require(registered.status == (logIn ? 200 : 201), "\(registered.bodyText)")
         token = try #require(try Self.object(registered)["token"] as? String)
     }
 

@@ -1,4 +1,5 @@
 import Accounts
+import Basics
 import Catalog
 import Foundation
 import Testing
@@ -23,8 +24,8 @@ struct UserDataCopyTests {
         let sourceWalks = Walks(database: source.database, catalog: catalog)
         let session = try source.register(username: "Mover", password: Self.password)
         let mover = try source.authenticate(token: session.token)
-        for photoID in photoIDs { _ = try source.saveFavorite(mover, photoID: photoID) }
-        _ = try source.recordView(mover, photoID: photoIDs[0])
+        for photoID in photoIDs { _ = try Result.awaiting { source.saveFavorite(mover, photoID: photoID, completion: $0) } }
+        _ = try Result.awaiting { source.recordView(mover, photoID: photoIDs[0], completion: $0) }
         let walk = try sourceWalks.start(mover)
         for step in 0..<4 {
             _ = try sourceWalks.addPoint(
@@ -48,8 +49,8 @@ struct UserDataCopyTests {
         #expect(try copyWalks.walk(moved, walkID: walk.walkID, limit: 2, cursor: nil) == walkPage)
         _ = try copy.login(username: "mover", password: Self.password, clientAddress: "192.0.2.7")
         // New rows continue after the copied sequences: the newest favorite comes first.
-        try copy.removeFavorite(moved, photoID: photoIDs[0])
-        _ = try copy.saveFavorite(moved, photoID: photoIDs[0])
+        try Result.awaiting { copy.removeFavorite(moved, photoID: photoIDs[0], completion: $0) }
+        _ = try Result.awaiting { copy.saveFavorite(moved, photoID: photoIDs[0], completion: $0) }
         #expect(try copy.favorites(moved, limit: 1, cursor: nil).favorites.map(\.photoID) == [photoIDs[0]])
 
         #expect(throws: UserDataCopy.CopyError.targetNotEmpty(users: 1)) {

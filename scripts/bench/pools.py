@@ -165,6 +165,9 @@ def scenarios(rng_for, size, city, ids, word_lists, tour_points, pages, lookups)
         "favorites": ("PUT /favorites/{id}, durable writes",
                       lambda: ["PUT /favorites/" + i for i in rng_for("favorites").sample(ids, len(ids))], False),
         "favorites-ids": ("GET /favorites?ids= 100 ids", lookups, False),
+        # Random photos: the list of 100 keeps moving, views in and out.
+        "recents": ("PUT /recents/{id}, durable writes",
+                    lambda: ["PUT /recents/" + rng_for("recents").choice(ids) for _ in range(size)], False),
     }
 
 
@@ -178,7 +181,7 @@ def main():
     parser.add_argument("--seed", default="1")
     parser.add_argument("scenarios", nargs="+",
                         help="scenario names, or groups: nearby region photos locations healthz topics popular "
-                        "clusters search tours favorites favorites-ids")
+                        "clusters search tours favorites favorites-ids recents")
     arguments = parser.parse_args()
 
     connection = http.client.HTTPConnection("127.0.0.1", arguments.port, timeout=10)

@@ -28,6 +28,7 @@ import TestSupport
         switch handler.placement(for: request) {
         case .immediate(let run): return try run(request)
         case .blocking(let run): return try run(request)
+        case .deferred: preconditionFailure("no catalog route answers later")
         }
     }
 

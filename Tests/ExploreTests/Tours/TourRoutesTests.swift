@@ -1,4 +1,5 @@
 import Accounts
+import Basics
 import Catalog
 import Explore
 import Foundation
@@ -197,7 +198,8 @@ import Testing
         let accounts = try Accounts(
             dataDirectory: app.dataDirectory.path, commonPasswordsPath: PackageRoot.path + "/Data/common-passwords.txt",
             passwordCost: .test)
-        _ = try accounts.saveFavorite(try accounts.authenticate(token: token), photoID: "gone-from-the-catalog")
+        let user = try accounts.authenticate(token: token)
+        _ = try Result.awaiting { accounts.saveFavorite(user, photoID: "gone-from-the-catalog", completion: $0) }
 
         let response = try client.requestJSON("GET", "/tours/favorites?lat=40.7306&lon=-73.9866", token: token)
         #expect(response.status == 200)

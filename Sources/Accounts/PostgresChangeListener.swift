@@ -1,0 +1,43 @@
+import Basics
+import Glibc
+import Postgres
+
+/// The one connection per instance that `LISTEN`s for the user-data changes any
+/// instance commits (`UserDataConnection.announceChange` sends them with
+/// `pg_notify`) and publishes them on the store's `ChangeFeed`, so a held
+/// `GET /sync` on this instance wakes for a write through another.
+/// (https://www.postgresql.org/docs/current/sql-notify.html: a notification is
+/// delivered when its transaction commits, never if it rolls back.)
+///
+/// Runs on a thread of its own, blocked in `poll(2)` on the connection's socket. When
+/// the connection breaks it connects again after a pause, then publishes `.anyone`:
+/// changes may have been committed while nobody listened. The thread ends when the
+/// feed is gone (the store was released).
+enum PostgresChangeListener {
+    static let channel = "past_nyc_user_data"
+    static let reconnectPauseMilliseconds = 1000
+    /// How often the thread looks up from `poll` to see whether the feed still exists.
+    static let pollInterval = Duration.seconds(1)
+
+    static func start(url: String, feed: ChangeFeed) throws {
+        try NativeThread.spawn(name: "pg-listen") { [weak feed] in
+            var connection: PostgresConnection?
+            while feed != nil {
+                do {
+                    if connection == nil {
+                        let opened = try PostgresConnection(url: url, statementTimeout: .seconds(5))
+                        try opened.execute("LISTEN \(channel)")
+                        connection = opened
+                        feed?.publish(.anyone)
+                    }
+                    let payloads = try connection!.notifications(waitingUpTo: pollInterval)
+                    let users = Set(payloads.compactMap { Int64($0) })
+                    if !users.isEmpty { feed?.publish(.some(users)) }
+                } catch {
+                    connection = nil
+                    usleep(UInt32(reconnectPauseMilliseconds * 1000))
+                }
+            }
+        }.detach()
+    }
+}
