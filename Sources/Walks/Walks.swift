@@ -138,7 +138,7 @@ public final class Walks: Sendable {
                 return WalkBatchOutcome(results: results, walk: record.walk)
             }
             let walk = try Self.update(record, to: progress, photoCount: photoCount, updatedAt: lastRecordedAt, in: connection)
-            let entries = results.compactMap { result in if case .accepted(let entry?) = result { entry } else { nil } }
+            let entries = results.compactMap(\.entry)
             try Self.logChanges(of: id, gaining: entries, for: user, atMillisecond: now, in: connection)
             return WalkBatchOutcome(results: results, walk: walk)
         }

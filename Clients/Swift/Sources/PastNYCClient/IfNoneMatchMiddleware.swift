@@ -3,7 +3,8 @@ import HTTPTypes
 import OpenAPIRuntime
 
 /// Sends the `If-None-Match` header as the caller gave it, so that an unchanged
-/// resource answers `304 Not Modified`.
+/// resource answers `304 Not Modified`; and `Range` and `If-Range` likewise, so that a
+/// download resumes (`bytes=100-` would leave as `bytes%3D100-`, no range at all).
 ///
 /// The runtime writes every header parameter percent-encoded, as it would a URI
 /// component: the ETag `"3f2a"` leaves as `%223f2a%22`, which is no entity tag
@@ -21,8 +22,10 @@ public struct IfNoneMatchMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
-        if let encoded = request.headerFields[.ifNoneMatch], let decoded = encoded.removingPercentEncoding {
-            request.headerFields[.ifNoneMatch] = decoded
+        for name in [HTTPField.Name.ifNoneMatch, .ifRange, .range] {
+            if let encoded = request.headerFields[name], let decoded = encoded.removingPercentEncoding {
+                request.headerFields[name] = decoded
+            }
         }
         return try await next(request, body, baseURL)
     }

@@ -146,6 +146,27 @@ extension EndToEndTests {
             _ = try await client.getBoroughs(headers: .init(ifNoneMatch: ok.headers.eTag)).notModified
         }
 
+        /// The snapshot, resumed: a range carries the identity ETag (the whole answer may
+        /// have come gzipped, under its own tag), and that tag holds in `If-Range`.
+        @Test func catalogSnapshot() async throws {
+            let client = try makeClient()
+            let ok = try await client.getCatalogSnapshot().ok
+            let whole = try await Data(collecting: ok.body.applicationXNdjson, upTo: 256 << 20)
+            #expect(whole.split(separator: UInt8(ascii: "\n")).count == 9007)
+
+            let first = try await client.getCatalogSnapshot(headers: .init(range: "bytes=0-99")).partialContent
+            #expect(first.headers.contentRange == "bytes 0-99/\(whole.count)")
+            let resumed = try await client.getCatalogSnapshot(headers: .init(range: "bytes=100-", ifRange: first.headers.eTag))
+                .partialContent
+            let rest = try await Data(collecting: resumed.body.applicationXNdjson, upTo: 256 << 20)
+            let head = try await Data(collecting: first.body.applicationXNdjson, upTo: 100)
+            #expect(head + rest == whole)
+
+            let beyond = try await client.getCatalogSnapshot(headers: .init(range: "bytes=\(whole.count)-")).rangeNotSatisfiable
+            #expect(beyond.headers.contentRange == "bytes */\(whole.count)")
+            _ = try await client.getCatalogSnapshot(headers: .init(ifNoneMatch: ok.headers.eTag)).notModified
+        }
+
         @Test func clusters() async throws {
             let client = try makeClient()
             let query = Operations.GetClusters.Input.Query(south: 40.49, west: -74.26, north: 40.92, east: -73.69, zoom: 11, limit: 5)
