@@ -6,6 +6,8 @@
 #     instance 2, save a favorite through instance 3, see it through instance 1,
 #     log out through instance 1: every instance refuses the token at once. The
 #     same again through nginx.
+#     Then GET /sync held on instance 2 (wait) is woken by a favorite saved
+#     through instance 3, within 1 s (PostgreSQL LISTEN/NOTIFY).
 #  2. The login throttle: wrong passwords until 429 on one SQLite instance of
 #     its own, then across the three instances in turn, then through nginx: the
 #     429 comes at the same attempt everywhere.
@@ -109,6 +111,23 @@ expect "log out through nginx" 204 "$(status POST "$CLUSTER_URL/users/logout" "$
 for url in "$CLUSTER_URL" "$CLUSTER_URL" "$CLUSTER_URL" "$ONE" "$TWO" "$THREE"; do
     expect "the revoked token at $url" 401 "$(status GET "$url/users/me" "$TOKEN")"
 done
+
+echo "== 1b. a change through one instance wakes a /sync held on another"
+expect "register through instance 1" 201 \
+    "$(status POST "$ONE/users" "" '{"username":"stieglitz","password":"cluster test password"}')"
+TOKEN=$(token /users/login "$ONE" stieglitz)
+NEXT=$(curl -sf "$TWO/sync" -H "Authorization: Bearer $TOKEN" | jq -r '.next')
+curl -sf "$TWO/sync?since=$NEXT&wait=20" -H "Authorization: Bearer $TOKEN" >"$WORK_DIR/held-sync.json" &
+HELD=$!
+sleep 1  # the request is held on instance 2 by now
+expect "favorite through instance 3" 201 "$(status PUT "$THREE/favorites/$PHOTO" "$TOKEN")"
+SAVED=$(now_ms)
+wait "$HELD"
+WOKEN=$(($(now_ms) - SAVED))
+expect "the change the held sync on instance 2 answered" "$PHOTO" \
+    "$(jq -r '.changes[] | select(.type == "favorite") | .photoID' "$WORK_DIR/held-sync.json")"
+if ((WOKEN < 1000)); then pass "instance 2 answered ${WOKEN} ms after the write"; else
+    failed "instance 2 answered ${WOKEN} ms after the write (goal: within 1 s)"; fi
 
 echo "== 2. the login throttle"
 # One instance on SQLite of its own (no DATABASE_URL): the reference count.
