@@ -7,13 +7,12 @@
 #
 #     scripts/snapshot-bench.sh [runs]     # runs: downloads and restarts, default 5
 #
-# Uses the release build (built first unless PAST_NYC_BIN names one). Figures are
+# Uses the release build (.build/release/past-nyc, or the one PAST_NYC_BIN names). Figures are
 # medians of `runs`; the downloads go to /dev/null.
 set -euo pipefail
 
 RUNS=${1:-5}
 source "$(dirname "${BASH_SOURCE[0]}")/run-server.sh"
-[[ -n "${PAST_NYC_BIN:-}" ]] || build_release
 
 # The first start builds the catalog (and stores the snapshot's gzip copy).
 DATA_DIR="$WORK_DIR/data"
