@@ -9,26 +9,14 @@ import Walks
 /// by one, each at its `recordedAt` (the clock pinned to it), must give the same
 /// results, walk, entries and route. On SQLite and, in CI, on PostgreSQL.
 @Suite struct WalkBatchTests {
-    let directory: TemporaryDirectory
-    let database: TestDatabase?
-    let accounts: Accounts
-    let catalog: PhotoCatalog
+    let fixture: WalksFixture
     /// The single-point path's clock, moved to each point's time before it is sent.
     let clock = TestClock(Date(timeIntervalSince1970: 1_795_000_000))
+    var accounts: Accounts { fixture.accounts }
+    var catalog: PhotoCatalog { fixture.catalog }
 
     init() throws {
-        directory = try TemporaryDirectory(prefix: "walk-batch-tests")
-        database = try TestDatabase.make()
-        let store: any UserDataStore =
-            if let database { try PostgresUserDataStore(url: database.url) } else { try AccountsDatabase(dataDirectory: directory.path) }
-        accounts = try Accounts(
-            store: store, commonPasswordsPath: PackageRoot.path + "/Data/common-passwords.txt", passwordCost: .test)
-        catalog = try SharedCatalog.catalog()
-    }
-
-    private func user(_ name: String) throws -> AuthenticatedUser {
-        let session = try accounts.register(username: name, password: "walking the bowery")
-        return try accounts.authenticate(token: session.token)
+        fixture = try WalksFixture(prefix: "walk-batch-tests")
     }
 
     private func walks(maximumPoints: Int = WalkRules.maximumPoints) -> Walks {
@@ -112,7 +100,7 @@ import Walks
         // The third walk reaches a lowered cap halfway.
         let maximumPoints = seed == 3 ? 150 : WalkRules.maximumPoints
         let walks = walks(maximumPoints: maximumPoints)
-        let owner = try user("batcher-\(seed)")
+        let owner = try fixture.user("batcher-\(seed)")
         let start: Int64 = 1_795_000_000_000
         let points = Self.recordedWalk(seed: seed, count: 1_200, from: start)
         // The batched walk's clock: past every point, so none is from the future.
@@ -172,7 +160,7 @@ import Walks
     /// before anything is written; a time finer than the millisecond is cut to it.
     @Test func badTimesRefuseTheWholeBatch() throws {
         let walks = walks()
-        let owner = try user("timekeeper")
+        let owner = try fixture.user("timekeeper")
         let walk = try walks.start(owner)
         let now = clock.now
         func point(_ step: Int, _ time: Date) -> RoutePoint {
@@ -198,8 +186,8 @@ import Walks
 
     @Test func anotherUsersWalkIsNotFoundAndUntouched() throws {
         let walks = walks()
-        let owner = try user("owner")
-        let other = try user("other")
+        let owner = try fixture.user("owner")
+        let other = try fixture.user("other")
         let walk = try walks.start(owner)
         let points = [RoutePoint(point: WalkPoint(latitude: 40.7359, longitude: -73.9911), recordedAt: clock.now)]
         #expect(throws: WalkError.walkNotFound) { try walks.addPoints(other, walkID: walk.walkID, points: points) }

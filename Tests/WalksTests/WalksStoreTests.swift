@@ -11,25 +11,12 @@ import Walks
 /// HTTP tests cannot reach cheaply (a lowered cap on points), isolation between
 /// users, and many writers at once sharing commits.
 @Suite struct WalksStoreTests {
-    let directory: TemporaryDirectory
-    /// The PostgreSQL database when the tests run against PostgreSQL.
-    let database: TestDatabase?
-    let accounts: Accounts
-    let catalog: PhotoCatalog
+    let fixture: WalksFixture
+    var accounts: Accounts { fixture.accounts }
+    var catalog: PhotoCatalog { fixture.catalog }
 
     init() throws {
-        directory = try TemporaryDirectory(prefix: "walks-tests")
-        database = try TestDatabase.make()
-        let store: any UserDataStore =
-            if let database { try PostgresUserDataStore(url: database.url) } else { try AccountsDatabase(dataDirectory: directory.path) }
-        accounts = try Accounts(
-            store: store, commonPasswordsPath: PackageRoot.path + "/Data/common-passwords.txt", passwordCost: .test)
-        catalog = try SharedCatalog.catalog()
-    }
-
-    private func user(_ name: String) throws -> AuthenticatedUser {
-        let session = try accounts.register(username: name, password: "walking the bowery")
-        return try accounts.authenticate(token: session.token)
+        fixture = try WalksFixture(prefix: "walks-tests")
     }
 
     /// A point `step` × 150 m north of Union Square.
@@ -39,7 +26,7 @@ import Walks
 
     @Test func aFullWalkRefusesAcceptablePointsOnly() throws {
         let walks = Walks(database: accounts.database, catalog: catalog, maximumPoints: 3)
-        let owner = try user("full-walker")
+        let owner = try fixture.user("full-walker")
         let walk = try walks.start(owner)
         for step in 0..<3 {
             guard case .accepted = try walks.addPoint(owner, walkID: walk.walkID, point: point(step)) else {
@@ -61,8 +48,8 @@ import Walks
 
     @Test func anotherUsersWalkIsNotFoundAndUntouched() throws {
         let walks = Walks(database: accounts.database, catalog: catalog)
-        let owner = try user("owner")
-        let other = try user("other")
+        let owner = try fixture.user("owner")
+        let other = try fixture.user("other")
         let walk = try walks.start(owner)
         guard case .accepted(_, let entry?) = try walks.addPoint(owner, walkID: walk.walkID, point: point(0)) else {
             Issue.record("Union Square has photos")
@@ -82,7 +69,7 @@ import Walks
 
     @Test func deletingTheUserDeletesTheirWalks() throws {
         let walks = Walks(database: accounts.database, catalog: catalog)
-        let owner = try user("leaving")
+        let owner = try fixture.user("leaving")
         let walk = try walks.start(owner)
         _ = try walks.addPoint(owner, walkID: walk.walkID, point: point(0))
         try accounts.deleteUser(owner, password: "walking the bowery")
@@ -99,7 +86,7 @@ import Walks
     /// distance the sum of its legs.
     @Test func concurrentWalksShareCommitsWithoutMixingUp() throws {
         let walks = Walks(database: accounts.database, catalog: catalog)
-        let owner = try user("busy")
+        let owner = try fixture.user("busy")
         let started = try (0..<8).map { _ in try walks.start(owner) }
         let failures = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: started.count) { index in
@@ -139,7 +126,7 @@ import Walks
     /// row, so every point is accepted once, under its own number, and no photo twice.
     @Test func manyWritersOnOneWalkTakeTurns() throws {
         let walks = Walks(database: accounts.database, catalog: catalog)
-        let owner = try user("crowd")
+        let owner = try fixture.user("crowd")
         let walk = try walks.start(owner)
         let numbers = Mutex<[Int]>([])
         let failures = Mutex<[String]>([])

@@ -1,0 +1,30 @@
+import Accounts
+import Catalog
+import TestSupport
+
+/// What the walks' store tests stand on: a user-data store (the PostgreSQL database
+/// when the tests run against PostgreSQL, else SQLite in a temporary directory), its
+/// accounts, and the shared catalog.
+struct WalksFixture {
+    let directory: TemporaryDirectory
+    /// The PostgreSQL database when the tests run against PostgreSQL.
+    let database: TestDatabase?
+    let accounts: Accounts
+    let catalog: PhotoCatalog
+
+    init(prefix: String) throws {
+        directory = try TemporaryDirectory(prefix: prefix)
+        database = try TestDatabase.make()
+        let store: any UserDataStore =
+            if let database { try PostgresUserDataStore(url: database.url) } else { try AccountsDatabase(dataDirectory: directory.path) }
+        accounts = try Accounts(
+            store: store, commonPasswordsPath: PackageRoot.path + "/Data/common-passwords.txt", passwordCost: .test)
+        catalog = try SharedCatalog.catalog()
+    }
+
+    /// A newly registered user, signed in.
+    func user(_ name: String) throws -> AuthenticatedUser {
+        let session = try accounts.register(username: name, password: "walking the bowery")
+        return try accounts.authenticate(token: session.token)
+    }
+}
