@@ -19,12 +19,12 @@ enum FavoriteIDs {
                 let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count
                 defer { start = end + 1 }
                 guard end > start else {
-                    throw CatalogParameters.invalid("ids", "must be photo IDs separated by ',', with no empty item")
+                    throw QueryParameters.invalid("ids", "must be photo IDs separated by ',', with no empty item")
                 }
                 let item = UnsafeBufferPointer(rebasing: bytes[start..<end])
                 guard seen.insert(IDBytes(bytes: item)).inserted else { continue }
                 guard ids.count < Accounts.favoriteLookupCapacity else {
-                    throw CatalogParameters.invalid("ids", "must hold at most \(Accounts.favoriteLookupCapacity) distinct photo IDs")
+                    throw QueryParameters.invalid("ids", "must hold at most \(Accounts.favoriteLookupCapacity) distinct photo IDs")
                 }
                 ids.append(String(decoding: item, as: UTF8.self))
             }
