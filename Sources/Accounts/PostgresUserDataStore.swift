@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Postgres
+import SQLite
 import Synchronization
 
 /// The user data in a PostgreSQL database that several instances share
@@ -69,6 +70,18 @@ public final class PostgresUserDataStore: UserDataStore {
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
         completion(Result { try transaction("BEGIN ISOLATION LEVEL READ COMMITTED", body) })
+    }
+
+    /// Runs `sql`, one statement (the call of a stored function), as a write
+    /// transaction of its own in one round trip: sent without BEGIN or COMMIT, the
+    /// statement is committed by the server before it answers (durably:
+    /// `synchronous_commit`), or rolled back whole. READ COMMITTED, as `groupWrite`: the
+    /// statement locks the rows it depends on. A statement that loses a deadlock is not
+    /// run again: `storeUnavailable`.
+    public func writeStatement<Row: Sendable>(
+        _ sql: String, _ values: [SQLiteValue], row: (any UserDataRow) throws -> Row
+    ) throws -> [Row] {
+        try withConnection { connection in try connection.query(sql, values, row: row) }
     }
 
     public func makeLoginThrottle() -> any LoginThrottling {
