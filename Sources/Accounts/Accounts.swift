@@ -294,7 +294,7 @@ public final class Accounts: Sendable {
     /// Saves a photo as `saveFavorite(_:photoID:completion:)` does, for the user of the
     /// bearer `token`, checked in the same transaction: on PostgreSQL in one statement,
     /// the function `save_favorite` (`AccountsPostgresSchema`), one round trip where
-    /// authenticating and then saving take ten; on SQLite, which has no round trips,
+    /// authenticating and then saving take eleven; on SQLite, which has no round trips,
     /// `authenticate(token:)` then `saveFavorite(_:photoID:completion:)`.
     /// Hands `completion` `invalidToken` when the token does not work.
     public func saveFavorite(
