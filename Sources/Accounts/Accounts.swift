@@ -311,11 +311,15 @@ public final class Accounts: Sendable {
         guard let digest = AccessToken.digest(token) else { return completion(.failure(AccountsError.invalidToken)) }
         let now = currentSecond()
         completion(Result {
-            let rows = try server.writeStatement(
-                "SELECT saved_second, created FROM save_favorite(?, ?, ?, ?)",
-                [.blob(digest), .text(photoID), .integer(now), .text(PostgresChangeListener.channel)]
-            ) { (savedAt: $0.isNull(0) ? nil : $0.int64(0), created: $0.int(1) == 1) }
-            guard let saved = rows.first else { throw AccountsError.invalidToken }
+            let saved = try server.writeStatement { connection in
+                let row = try connection.queryFirst(
+                    "SELECT saver_id, saved_second, created FROM save_favorite(?, ?, ?)",
+                    [.blob(digest), .text(photoID), .integer(now)]
+                ) { (userID: $0.int64(0), savedAt: $0.isNull(1) ? nil : $0.int64(1), created: $0.int(2) == 1) }
+                if let row, row.created { try connection.announceChange(ofUser: row.userID) }
+                return row
+            }
+            guard let saved else { throw AccountsError.invalidToken }
             guard let savedAt = saved.savedAt else { throw AccountsError.favoriteNotFound }
             return FavoriteSave(favorite: Favorite(photoID: photoID, savedAt: Self.date(savedAt)), created: saved.created)
         })

@@ -133,14 +133,15 @@ enum AccountsPostgresSchema {
             // The most frequent write in one statement, so in one round trip
             // (`Accounts.saveFavorite(token:…)`): the token's check, the user's row locked
             // first as every writer of a user's data does (`Accounts.lockUser`), the
-            // favorite, its change-log rows as `ChangeLog.record` writes them, and the
-            // announcement (`NOTIFY` on `channel`, delivered at the commit). No row: the
-            // token does not work; `created` 0 with a NULL `saved_second`: no such favorite.
+            // favorite and its change-log rows as `ChangeLog.record` writes them; the
+            // caller announces the change after the commit (`PostgresChangeAnnouncer`). No
+            // row: the token does not work; `created` 0 with a NULL `saved_second`: no such
+            // favorite.
             // Each statement of a plpgsql function sees what committed before it began,
             // so the existing favorite is read after the user's lock, as in `Accounts`.
             """
-            CREATE FUNCTION save_favorite(token_digest bytea, photo text, at_second bigint, channel text)
-            RETURNS TABLE (saved_second bigint, created integer)
+            CREATE FUNCTION save_favorite(token_digest bytea, photo text, at_second bigint)
+            RETURNS TABLE (saver_id bigint, saved_second bigint, created integer)
             LANGUAGE plpgsql AS $$
             DECLARE
                 saver bigint;
@@ -154,7 +155,7 @@ enum AccountsPostgresSchema {
                 INSERT INTO favorites (user_id, photo_id, saved_at) VALUES (saver, photo, at_second)
                 ON CONFLICT (user_id, photo_id) DO NOTHING;
                 IF NOT FOUND THEN
-                    RETURN QUERY SELECT (SELECT favorites.saved_at FROM favorites
+                    RETURN QUERY SELECT saver, (SELECT favorites.saved_at FROM favorites
                         WHERE favorites.user_id = saver AND favorites.photo_id = photo), 0;
                     RETURN;
                 END IF;
@@ -164,8 +165,7 @@ enum AccountsPostgresSchema {
                 INSERT INTO sync_changes (user_id, kind, walk_id, photo_id, deleted, changed_at)
                 VALUES (saver, 'favorite', '\\x'::bytea, photo, 0, at_second),
                     (saver, 'profile', '\\x'::bytea, '', 0, at_second);
-                PERFORM pg_notify(channel, saver::text);
-                RETURN QUERY SELECT at_second, 1;
+                RETURN QUERY SELECT saver, at_second, 1;
             END
             $$;
             """,
