@@ -297,7 +297,7 @@ postgres_statements() {
         "SELECT sum(calls) FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%'" 2>/dev/null || echo -
 }
 # postgres_ticks: the CPU jiffies of the PostgreSQL a cluster started (its postmaster
-# and their children, the backends; one that exited took its share along), or -
+# and the postmaster's children, the backends; one that exited took its share along), or -
 # when the clusters run on another server's (DATABASE_URL).
 postgres_ticks() {
     local dir postmaster pid ticks sum=-
