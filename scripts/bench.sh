@@ -50,6 +50,15 @@
 #             machine's cores, so on a small machine more instances cannot add cores,
 #             only spread the same ones; µs/rq is the instances' CPU, not nginx's; no
 #             nginx twin
+#   cluster-favorites  PUT /favorites/{id} as favorites (a fresh user per run, each PUT
+#             a new favorite, 64 connections), through nginx in front of three
+#             instances on PostgreSQL (scripts/cluster.sh, as cluster-nginx3); not
+#             pinned, no twin. -one: one user, as favorites (its writes queue on the
+#             user's row lock); -users: 64 fresh users, each request the next one's.
+#             Also reports PostgreSQL's side per request: the statements it ran
+#             (each one round trip from an instance; counted by pg_stat_statements,
+#             which scripts/postgres.sh loads) and the CPU of its processes (not
+#             with a DATABASE_URL of another server)
 #
 # How: scripts/bench/pools.py draws a seeded pool of POOL_SIZE requests per GET
 # scenario, asks the server for each, and writes every body to a file under a random
@@ -85,7 +94,7 @@ cd "$(dirname "$0")/.."
 PAST_NYC_BIN=${BIN:-${PAST_NYC_BIN:-.build/release/past-nyc}}
 source scripts/run-server.sh
 
-ALL_SCENARIOS="nearby region photos locations healthz topics popular clusters search tours favorites favorites-ids recents walks login cluster"
+ALL_SCENARIOS="nearby region photos locations healthz topics popular clusters search tours favorites favorites-ids recents walks login cluster cluster-favorites"
 read -r -a REQUESTED <<<"${*:-$ALL_SCENARIOS}"
 PORT=${PORT:-18080}
 NGINX_PORT=${NGINX_PORT:-18081}
@@ -139,11 +148,12 @@ start_timed() {
     STARTUP_MS=$(( $(now_ms) - started ))
 }
 
-# register: a new user (a fresh name, so a persistent store takes it too); prints the token.
+# register [url]: a new user (a fresh name, so a persistent store takes it too) of the
+# server at <url> (default the bench's); prints the token.
 USERS=0
 register() {
     USERS=$((USERS + 1))
-    curl -sf -X POST "$BASE_URL/users" -H 'Content-Type: application/json' \
+    curl -sf -X POST "${1:-$BASE_URL}/users" -H 'Content-Type: application/json' \
         -d "{\"username\":\"bench$$-$RANDOM-$USERS\",\"password\":\"benchmark password $USERS\"}" | jq -r .token
 }
 
@@ -152,7 +162,7 @@ register() {
 NAMES=(); POOLED=(); declare -A LABEL SIZE GOAL_RATIO GOAL_RPS GOAL_P99 TARGET_URL TARGET_PIDS
 for requested in "${REQUESTED[@]}"; do
     case "$requested" in
-        walks | walks-accept | walks-reject | walks-batch | login | cluster) ;;
+        walks | walks-accept | walks-reject | walks-batch | login | cluster | cluster-favorites*) ;;
         nearby* | region* | photos | locations | healthz | topics | popular | clusters* | search | tours | favorites | favorites-ids | recents)
             POOLED+=("$requested") ;;
         *) echo "bench: unknown scenario '$requested' (known: $ALL_SCENARIOS)" >&2; exit 1 ;;
@@ -204,6 +214,18 @@ for requested in "${REQUESTED[@]}"; do
             printf 'cluster-nginx1\t%s\tGET /nearby core, nginx + 1 instance\n' "$size"
             printf 'cluster-nginx3\t%s\tGET /nearby core, nginx + 3 instances\n' "$size"
             printf 'cluster-direct\t%s\tGET /nearby core, 1 instance no nginx\n' "$size" ;;
+        cluster-favorites | cluster-favorites-one | cluster-favorites-users)
+            # favorites' pool, drawn apart so that favorites itself runs only if asked for.
+            mkdir -p "$WORK/cluster-favorites/pool" "$WORK/cluster-favorites/www"
+            python3 scripts/bench/pools.py --port "$PORT" --data Data/oldnyc-locations.jsonl.gz \
+                --out "$WORK/cluster-favorites/pool" --www "$WORK/cluster-favorites/www" --size "$POOL_SIZE" \
+                --seed "$SEED" favorites >/dev/null
+            for users in one users; do
+                [[ "$requested" == cluster-favorites || "$requested" == "cluster-favorites-$users" ]] || continue
+                cp "$WORK/cluster-favorites/pool/favorites.server" "$WORK/pools/cluster-favorites-$users.server"
+                printf 'cluster-favorites-%s\t-\tPUT /favorites, nginx + 3, PostgreSQL, %s\n' "$users" \
+                    "$( [[ $users == one ]] && echo "1 user" || echo "$CONNECTIONS users")"
+            done ;;
     esac
 done >>"$WORK/pools/manifest"
 while IFS=$'\t' read -r name size label; do
@@ -234,7 +256,8 @@ if [[ " ${NAMES[*]} " == *" tours "* ]]; then
     "$BIN" tour-gain --data-dir "$TMP" --source-dir Data "$WORK/pools/tours.points"
 fi
 
-# The clusters: one instance, then three on the first one's PostgreSQL (or DATABASE_URL's).
+# The clusters: one instance (for cluster-nginx1 and cluster-direct), then three
+# (cluster-nginx3, cluster-favorites) on the first one's PostgreSQL (or DATABASE_URL's).
 # cluster_start <dir> <instances> [DATABASE_URL]; the clusters stop by themselves after
 # CLUSTER_TIME_LIMIT seconds, should this script be killed before its cleanup.
 cluster_start() {
@@ -243,17 +266,52 @@ cluster_start() {
         DATABASE_URL="${3:-${DATABASE_URL:-}}" \
         CLUSTER_TIME_LIMIT=$((1800 + ${#NAMES[@]} * 2 * (RUNS + 1) * ${DURATION%s})) scripts/cluster.sh start >/dev/null
 }
-if [[ " ${NAMES[*]} " == *" cluster-"* ]]; then
-    echo "--- cluster: starting scripts/cluster.sh with INSTANCES=1 and INSTANCES=3"
+if [[ " ${NAMES[*]} " == *" cluster-nginx1 "* || " ${NAMES[*]} " == *" cluster-direct "* ]]; then
+    echo "--- cluster: starting scripts/cluster.sh with INSTANCES=1"
     cluster_start "$WORK/cluster/one" 1
     TARGET_URL[cluster-nginx1]=$(source "$WORK/cluster/one/cluster.env" && echo "$CLUSTER_URL")
     TARGET_URL[cluster-direct]=$(source "$WORK/cluster/one/cluster.env" && echo "${INSTANCE_URLS[0]}")
     TARGET_PIDS[cluster-nginx1]=$(source "$WORK/cluster/one/cluster.env" && echo "${INSTANCE_PIDS[*]}")
     TARGET_PIDS[cluster-direct]=${TARGET_PIDS[cluster-nginx1]}
-    cluster_start "$WORK/cluster/three" 3 "$(source "$WORK/cluster/one/cluster.env" && echo "$DATABASE_URL")"
-    TARGET_URL[cluster-nginx3]=$(source "$WORK/cluster/three/cluster.env" && echo "$CLUSTER_URL")
-    TARGET_PIDS[cluster-nginx3]=$(source "$WORK/cluster/three/cluster.env" && echo "${INSTANCE_PIDS[*]}")
 fi
+if [[ " ${NAMES[*]} " == *" cluster-nginx3 "* || " ${NAMES[*]} " == *" cluster-favorites-"* ]]; then
+    echo "--- cluster: starting scripts/cluster.sh with INSTANCES=3"
+    if ((${#CLUSTERS[@]} > 0)); then
+        cluster_start "$WORK/cluster/three" 3 "$(source "$WORK/cluster/one/cluster.env" && echo "$DATABASE_URL")"
+    else
+        cluster_start "$WORK/cluster/three" 3
+    fi
+    for name in cluster-nginx3 cluster-favorites-one cluster-favorites-users; do
+        TARGET_URL[$name]=$(source "$WORK/cluster/three/cluster.env" && echo "$CLUSTER_URL")
+        TARGET_PIDS[$name]=$(source "$WORK/cluster/three/cluster.env" && echo "${INSTANCE_PIDS[*]}")
+    done
+    CLUSTER_DATABASE_URL=$(source "$WORK/cluster/three/cluster.env" && echo "$DATABASE_URL")
+    # Counts statements for cluster-favorites-* where the server loads it (scripts/postgres.sh's does).
+    psql "$CLUSTER_DATABASE_URL" -qc 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements' >/dev/null 2>&1 || true
+fi
+
+# postgres_statements: how many statements the clusters' PostgreSQL has run, from
+# pg_stat_statements (these reads of it left out), or - where it is not loaded.
+postgres_statements() {
+    psql "$CLUSTER_DATABASE_URL" -Atqc \
+        "SELECT sum(calls) FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%'" 2>/dev/null || echo -
+}
+# postgres_ticks: the CPU jiffies of the PostgreSQL a cluster started (its postmaster
+# and the postmaster's children, the backends; one that exited took its share along), or -
+# when the clusters run on another server's (DATABASE_URL).
+postgres_ticks() {
+    local dir postmaster pid ticks sum=-
+    for dir in "${CLUSTERS[@]}"; do
+        [[ -f "$dir/postgres-dir" ]] || continue
+        postmaster=$(head -n 1 "$(cat "$dir/postgres-dir")/data/postmaster.pid")
+        sum=0
+        for pid in "$postmaster" $(pgrep -P "$postmaster"); do
+            ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || true)
+            sum=$((sum + ${ticks:-0}))
+        done
+    done
+    echo "$sum"
+}
 
 chmod -R a+rX "$WORK"
 # Sendfile and an open-file cache: the yardstick at its best.
@@ -339,6 +397,28 @@ measure() {
     # shellcheck disable=SC2086 # the cluster's instances: one PID each
     before=$(cpu_ticks $pid)
     case "$name" in
+        cluster-favorites-*)
+            threads=$WRITE_THREADS
+            local tokens="" statements postgres
+            TOKEN=$(register "$url")
+            if [[ "$name" == cluster-favorites-users ]]; then
+                for _ in $(seq 2 "$CONNECTIONS"); do tokens+=" $(register "$url")"; done
+                tokens="$TOKEN$tokens" TOKEN=""
+            fi
+            statements=$(postgres_statements)
+            postgres=$(postgres_ticks)
+            # shellcheck disable=SC2086 # one PID per instance
+            before=$(cpu_ticks $pid)
+            line=$(WRK_CPUS="" TOKEN=$TOKEN TOKENS=$tokens wrk_run "$threads" "$CONNECTIONS" "$duration" "$url" \
+                scripts/bench/replay.lua "$WORK/pools/$name.server" "$SEED")
+            # PostgreSQL's statements and CPU µs per request answered (req/s × seconds).
+            echo "$line" | awk -v statements="$statements" -v now="$(postgres_statements)" -v ticks="$postgres" \
+                -v after="$(postgres_ticks)" -v hz="$TICKS_PER_SECOND" -v seconds="${duration%s}" \
+                '{ requests = $2 * seconds
+                   if (requests == 0) { print "- -"; exit }
+                   printf "%s %s\n", (statements == "-" ? "-" : sprintf("%.2f", (now - statements) / requests)),
+                       (ticks == "-" ? "-" : sprintf("%.1f", (after - ticks) / hz * 1e6 / requests)) }' \
+                >>"$WORK/postgres-$name" ;;
         cluster-*)
             threads=$CLUSTER_THREADS
             line=$(WRK_CPUS="" wrk_run "$threads" "$CONNECTIONS" "$duration" "$url" scripts/bench/replay.lua \
@@ -399,7 +479,7 @@ fi
 
 NO_TWIN="- - - - - - - - -"
 for name in "${NAMES[@]}"; do  # warm-up
-    [[ "$name" == login || "$name" == walks-* || "$name" == favorites* || "$name" == recents ]] && continue
+    [[ "$name" == login || "$name" == walks-* || "$name" == *favorites* || "$name" == recents ]] && continue
     measure "$name" server 2s >/dev/null
     has_twin "$name" && measure "$name" nginx 2s >/dev/null
 done
@@ -475,5 +555,10 @@ done
 echo "µs/rq: CPU time (user + system, /proc) of the server (cluster-*: its instances) or nginx's worker per request; wrk%: wrk's CPU, % of a core per thread"
 echo "ratio: our req/s over nginx's serving the same bodies, per round; ! in a round marks wrk's core over ${WRK_SATURATED}% busy"
 echo "favorites, recents: the nginx/s column is the disk's single-threaded 4 KiB write + fdatasync per second in the data directory, the ratio ours over it"
+for name in "${NAMES[@]}"; do
+    [[ -f "$WORK/postgres-$name" ]] || continue
+    printf '%s, PostgreSQL per request (median of %d): %s statements (round trips), %s µs CPU\n' "$name" "$RUNS" \
+        "$(awk '{ print $1 }' "$WORK/postgres-$name" | median)" "$(awk '{ print $2 }' "$WORK/postgres-$name" | median)"
+done
 
 printf 'server peak RSS (VmHWM): %s\n' "$(awk '/VmHWM/ { print $2, $3 }' "/proc/$SERVER_PID/status")"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # A throw-away PostgreSQL for tests and benchmarks: a fresh cluster (`initdb`) in a
 # temporary directory, listening on 127.0.0.1 only, trusting local connections,
-# durable as in production (fsync and synchronous_commit on). It stops by itself
-# after a time limit, so a forgotten one does not outlive the session.
+# durable as in production (fsync and synchronous_commit on), with pg_stat_statements
+# loaded (`CREATE EXTENSION pg_stat_statements` to read it: scripts/bench.sh counts the
+# statements a request costs). It stops by itself after a time limit, so a forgotten
+# one does not outlive the session.
 #
 # Usage:
 #   scripts/postgres.sh start [--port N] [--minutes M]
@@ -101,6 +103,7 @@ max_connections = 300
 shared_buffers = 64MB
 fsync = on
 synchronous_commit = on
+shared_preload_libraries = 'pg_stat_statements'
 EOF
     start_postgres "$dir"
     # The time limit: a detached watchdog, its output away from our caller's pipes.

@@ -111,13 +111,16 @@ public struct AccountRoutes: Sendable {
         return .json(FavoriteJSON.favorite(favorite, photos: photos))
     }
 
+    /// Checks the token in the save's own transaction (`Accounts.saveFavorite(token:…)`).
     private func saveFavorite(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
-        let user = try authenticate(request)
+        let token = try Accounts.bearerToken(request)
         let photoID = request.pathParameters["photoID"] ?? ""
         guard photos.placedPhotoJSON(photoID: photoID) != nil else {
+            // A token that does not work is a 401 first, as on every protected endpoint.
+            _ = try accounts.authenticate(token: token)
             throw HTTPError(.notFound, detail: "no photo has the id \(photoID)")
         }
-        accounts.saveFavorite(user, photoID: photoID) { [photos] outcome in
+        accounts.saveFavorite(token: token, photoID: photoID) { [photos] outcome in
             responder.respondMappingAccountsErrors {
                 let saved = try outcome.get()
                 return .json(FavoriteJSON.favorite(saved.favorite, photos: photos), status: saved.created ? .created : .ok)

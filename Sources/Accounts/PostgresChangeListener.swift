@@ -3,11 +3,10 @@ import Glibc
 import Postgres
 
 /// The one connection per instance that `LISTEN`s for the user-data changes any
-/// instance commits (`UserDataConnection.announceChange` sends them with
-/// `pg_notify`) and publishes them on the store's `ChangeFeed`, so a held
+/// instance commits (`PostgresChangeAnnouncer` sends them with `pg_notify` once
+/// the writes committed) and publishes them on the store's `ChangeFeed`, so a held
 /// `GET /sync` on this instance wakes for a write through another.
-/// (https://www.postgresql.org/docs/current/sql-notify.html: a notification is
-/// delivered when its transaction commits, never if it rolls back.)
+/// (https://www.postgresql.org/docs/current/sql-notify.html)
 ///
 /// Runs on a thread of its own, blocked in `poll(2)` on the connection's socket. When
 /// the connection breaks it connects again after a pause, then publishes `.anyone`:

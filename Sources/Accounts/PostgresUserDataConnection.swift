@@ -9,6 +9,9 @@ final class PostgresUserDataConnection: UserDataConnection {
     /// The shared SQL as PostgreSQL spells it, translated once per statement text.
     private var translated: [String: String] = [:]
     private(set) var changes = 0
+    /// The users whose data the current write changed (`announceChange`), for the
+    /// store to announce once it commits (`PostgresChangeAnnouncer`).
+    private var announcedUsers: Set<Int64> = []
 
     init(_ connection: PostgresConnection) {
         self.connection = connection
@@ -57,7 +60,13 @@ final class PostgresUserDataConnection: UserDataConnection {
     }
 
     func announceChange(ofUser userID: Int64) throws {
-        _ = try run("SELECT pg_notify(?, ?)", [.text(PostgresChangeListener.channel), .text(String(userID))])
+        announcedUsers.insert(userID)
+    }
+
+    /// The users announced since the last call, and forgets them.
+    func takeAnnouncedUsers() -> Set<Int64> {
+        defer { announcedUsers = [] }
+        return announcedUsers
     }
 
     private func run(_ sql: String, _ values: [SQLiteValue]) throws -> PostgresResult {

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Postgres
+import SQLite
 import Synchronization
 
 /// The user data in a PostgreSQL database that several instances share
@@ -34,6 +35,7 @@ public final class PostgresUserDataStore: UserDataStore {
 
     private let url: String
     public let changeFeed = ChangeFeed()
+    private let announcer: PostgresChangeAnnouncer
     private let slots: [PostgresPoolSlot]
     /// Counts free slots, so a caller waits (at most `poolWait`) instead of spinning.
     private let freeSlots: DispatchSemaphore
@@ -49,6 +51,7 @@ public final class PostgresUserDataStore: UserDataStore {
         try AccountsPostgresSchema.migrator.migrate(connection)
         slots = (0..<poolSize).map { _ in PostgresPoolSlot() }
         freeSlots = DispatchSemaphore(value: poolSize)
+        announcer = try PostgresChangeAnnouncer.start(url: url)
         try PostgresChangeListener.start(url: url, feed: changeFeed)
     }
 
@@ -71,6 +74,21 @@ public final class PostgresUserDataStore: UserDataStore {
         completion(Result { try transaction("BEGIN ISOLATION LEVEL READ COMMITTED", body) })
     }
 
+    /// Runs `body`, which runs one statement (the call of a stored function), as a
+    /// write transaction of its own in one round trip: sent without BEGIN or COMMIT,
+    /// the statement is committed by the server before it answers (durably:
+    /// `synchronous_commit`), or rolled back whole; the changes `body` announces go out
+    /// after it. READ COMMITTED, as `groupWrite`: the statement locks the rows it
+    /// depends on. A statement that loses a deadlock is not run again: `storeUnavailable`.
+    public func writeStatement<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
+        try withConnection { connection in
+            _ = connection.takeAnnouncedUsers()
+            let result = try body(connection)
+            announcer.announce(connection.takeAnnouncedUsers())
+            return result
+        }
+    }
+
     public func makeLoginThrottle() -> any LoginThrottling {
         StoredLoginThrottle(store: self)
     }
@@ -83,10 +101,12 @@ public final class PostgresUserDataStore: UserDataStore {
         try withConnection { connection in
             var attempt = 1
             while true {
+                _ = connection.takeAnnouncedUsers()  // those of an attempt that failed
                 try connection.statement(begin)
                 do {
                     let result = try body(connection)
                     try connection.statement("COMMIT")
+                    announcer.announce(connection.takeAnnouncedUsers())
                     return result
                 } catch let error as PostgresError where error.isSerializationFailure {
                     try? connection.statement("ROLLBACK")

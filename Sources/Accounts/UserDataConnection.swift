@@ -23,8 +23,9 @@ public protocol UserDataConnection {
     func lockRows(_ sql: String, _ values: [SQLiteValue]) throws
     /// Tells the store's `ChangeFeed` that the user's data changed, once (and only if)
     /// this write transaction commits: SQLite collects the users and publishes them
-    /// after the commit; PostgreSQL sends a `NOTIFY`, which it delivers at the commit
-    /// to the listening connection of every instance.
+    /// after the commit; PostgreSQL collects them too and, after the commit,
+    /// `PostgresChangeAnnouncer` sends a `NOTIFY` to the listening connection of
+    /// every instance.
     func announceChange(ofUser userID: Int64) throws
 }
 

@@ -70,4 +70,52 @@ struct SharedStoreTests {
             #expect(throws: AccountsError.invalidToken) { try instance.authenticate(token: session.token) }
         }
     }
+
+    private static func save(_ instance: Accounts, token: String, photoID: String) throws -> FavoriteSave {
+        try Result.awaiting { instance.saveFavorite(token: token, photoID: photoID, completion: $0) }
+    }
+
+    /// `saveFavorite(token:…)`, one statement on PostgreSQL: the token checked in it,
+    /// the favorite saved once at its first time, its change-log rows in order.
+    @Test func aFavoriteSavedByTokenChecksTheTokenAndLogsTheChange() throws {
+        let database = try #require(try TestDatabase.make())
+        let clock = TestClock()
+        let saver = try Self.instance(database, clock: clock)
+        let reader = try Self.instance(database, clock: clock)
+        let session = try saver.register(username: "collector", password: Self.password)
+        let user = try reader.authenticate(token: session.token)
+        let first = try Self.save(saver, token: session.token, photoID: "p1")
+        #expect(first == FavoriteSave(favorite: Favorite(photoID: "p1", savedAt: clock.now), created: true))
+        clock.advance(by: 60)
+        let again = try Self.save(saver, token: session.token, photoID: "p1")
+        #expect(again == FavoriteSave(favorite: first.favorite, created: false), "saved once, at its first time")
+        #expect(try reader.changes(user, since: nil, limit: 10).changes == [
+            LoggedChange(kind: .favorite, walkID: "", photoID: "p1", deleted: false),
+            LoggedChange(kind: .profile, walkID: "", photoID: "", deleted: false),
+        ])
+        for token in ["not a token", String(session.token.reversed())] {
+            #expect(throws: AccountsError.invalidToken) { try Self.save(saver, token: token, photoID: "p2") }
+        }
+        clock.advance(by: Accounts.tokenLifetime)
+        #expect(throws: AccountsError.invalidToken) { try Self.save(saver, token: session.token, photoID: "p2") }
+        #expect(try reader.user(user).favoriteCount == 1, "a refused save wrote nothing")
+    }
+
+    @Test func concurrentSavesThroughSeveralInstancesEachLandOnce() throws {
+        let database = try #require(try TestDatabase.make())
+        let clock = TestClock()
+        let instances = try (0..<3).map { _ in try Self.instance(database, clock: clock) }
+        let session = try instances[0].register(username: "hoarder", password: Self.password)
+        let outcomes = Mutex<[Result<FavoriteSave, any Error>]>([])
+        DispatchQueue.concurrentPerform(iterations: 24) { index in
+            let outcome = Result { try Self.save(instances[index % 3], token: session.token, photoID: "p\(index % 8)") }
+            outcomes.withLock { $0.append(outcome) }
+        }
+        let saves = try outcomes.withLock { $0 }.map { try $0.get() }
+        #expect(saves.filter(\.created).count == 8, "each photo created once")
+        let user = try instances[1].authenticate(token: session.token)
+        let changes = try instances[2].changes(user, since: nil, limit: 100).changes
+        #expect(Set(changes.filter { $0.kind == .favorite }.map(\.photoID)) == Set((0..<8).map { "p\($0)" }))
+        #expect(changes.count == 9 && changes.last?.kind == .profile, "each favorite once, the profile last")
+    }
 }
