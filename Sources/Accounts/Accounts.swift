@@ -9,9 +9,9 @@ import SQLite
 /// Every write goes through the store's group commit (`UserDataStore.groupWrite`); the
 /// frequent ones (favorites, recents, profile, reset) answer through a completion, so
 /// their callers need not hold a thread while their group commits.
-/// Failures the client caused are `AccountsError`s (`storeUnavailable` when a shared
-/// store cannot be reached); anything else (`SQLiteError`, `PostgresError`) is a
-/// server fault.
+/// Failures the client caused are `AccountsError`s; the store's own are
+/// `UserDataError`s (`unavailable` when a shared store cannot be reached, else a
+/// server fault).
 public final class Accounts: Sendable {
     /// How long a token works after it is issued.
     public static let tokenLifetime: TimeInterval = 30 * 24 * 60 * 60
@@ -65,7 +65,7 @@ public final class Accounts: Sendable {
         policy = try CredentialPolicy(commonPasswordsPath: commonPasswordsPath)
         database = store
         hasher = try PasswordHasher(cost: passwordCost, concurrentHashes: concurrentHashes, queuedHashes: queuedHashes)
-        throttle = store.makeLoginThrottle()
+        throttle = store.isShared ? StoredLoginThrottle(store: store) : LoginThrottle()
         self.clock = clock
         popularPhotos = PopularPhotos(store: store, clock: clock)
         syncKey = try SyncTokenKey.load(from: store)
@@ -104,7 +104,7 @@ public final class Accounts: Sendable {
                     username: username, createdAt: Self.date(now), favoriteCount: 0, displayName: nil, home: nil)
                 return try Self.issueToken(for: userID, user: user, now: now, in: connection)
             }
-        } catch let error as any ConstraintViolationReporting where error.isConstraintViolation {
+        } catch let error as UserDataError where error.isConstraintViolation {
             throw AccountsError.usernameTaken
         }
     }
@@ -519,7 +519,7 @@ public final class Accounts: Sendable {
     /// foreign key (the only constraint such a write can break), so the user was deleted
     /// meanwhile and the token no longer works.
     private static func userGoneMeanwhile(_ error: any Error) -> any Error {
-        if let violation = error as? any ConstraintViolationReporting, violation.isConstraintViolation {
+        if let violation = error as? UserDataError, violation.isConstraintViolation {
             return AccountsError.invalidToken
         }
         return error

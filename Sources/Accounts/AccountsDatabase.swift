@@ -29,6 +29,11 @@ public final class AccountsDatabase: UserDataStore {
     private let committer = DispatchQueue(label: "past-nyc.group-commit")
 
     init(path: String, readerCount: Int = 4) throws {
+        (writer, readers) = try UserDataError.mappingSQLiteErrors { try Self.open(path: path, readerCount: readerCount) }
+    }
+
+    /// Opens the writer (migrating the file) and the readers.
+    private static func open(path: String, readerCount: Int) throws -> (writer: LockedConnection, readers: [LockedConnection]) {
         let writerConnection = try SQLiteConnection(path: path)
         writerConnection.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds)
         // WAL: readers and the writer do not block each other. synchronous=FULL:
@@ -38,7 +43,7 @@ public final class AccountsDatabase: UserDataStore {
         try writerConnection.execute("PRAGMA synchronous = FULL")
         try writerConnection.execute("PRAGMA foreign_keys = ON")
         try AccountsSchema.migrator.migrate(writerConnection)
-        writer = LockedConnection(writerConnection)
+        let writer = LockedConnection(writerConnection)
 
         var readers: [LockedConnection] = []
         for _ in 0..<readerCount {
@@ -51,7 +56,7 @@ public final class AccountsDatabase: UserDataStore {
             try reader.execute("SELECT count(*) FROM sqlite_schema")
             readers.append(LockedConnection(reader))
         }
-        self.readers = readers
+        return (writer, readers)
     }
 
     /// Opens (creating or migrating) `<dataDirectory>/accounts.sqlite`.
@@ -62,9 +67,11 @@ public final class AccountsDatabase: UserDataStore {
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction on the writer.
     public func write<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
         let announcements = ChangeAnnouncements()
-        let result = try writer.withLock { connection in
-            try connection.transaction(.immediate) {
-                try body(SQLiteUserDataConnection(connection: connection, announcements: announcements))
+        let result = try UserDataError.mappingSQLiteErrors {
+            try writer.withLock { connection in
+                try connection.transaction(.immediate) {
+                    try body(SQLiteUserDataConnection(connection: connection, announcements: announcements))
+                }
             }
         }
         changeFeed.publish(.some(announcements.userIDs))
@@ -90,7 +97,7 @@ public final class AccountsDatabase: UserDataStore {
         _ body: @escaping @Sendable (any UserDataConnection) throws -> Value,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
-        let job = GroupedWrite(body, completion: completion)
+        let job = GroupedWrite(body) { completion($0.mapError(UserDataError.fromSQLite)) }
         let startsCommitter = pendingGroup.withLock { pending in
             pending.jobs.append(job)
             guard !pending.isCommitting else { return false }
@@ -143,6 +150,10 @@ public final class AccountsDatabase: UserDataStore {
     /// Runs `body` on a reader connection (one consistent snapshot per statement;
     /// wrap several statements in a transaction when they must agree).
     public func read<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
+        try UserDataError.mappingSQLiteErrors { try readOnAReader(body) }
+    }
+
+    private func readOnAReader<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
         for reader in readers {
             if let result = try reader.withLockIfAvailable({ connection in
                 try body(SQLiteUserDataConnection(connection: connection))
@@ -154,8 +165,6 @@ public final class AccountsDatabase: UserDataStore {
         return try readers[index].withLock { connection in try body(SQLiteUserDataConnection(connection: connection)) }
     }
 
-    /// One instance: the failed-login counts stay in this process.
-    public func makeLoginThrottle() -> any LoginThrottling {
-        LoginThrottle()
-    }
+    /// One instance's file.
+    public var isShared: Bool { false }
 }

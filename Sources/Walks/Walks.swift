@@ -10,8 +10,8 @@ import SQLite
 /// Every method may block (SQLite, fsync): call them off the event loop. Every write
 /// is one transaction, committed and fsynced before the method returns, so a walk is
 /// never seen half-updated, after a crash included. Failures the client caused are
-/// `WalkError`s (and `AccountsError.invalidCursor`, `.storeUnavailable`); a store's
-/// own error (`SQLiteError`, `PostgresError`) is a server fault.
+/// `WalkError`s (and `AccountsError.invalidCursor`); the store's own are
+/// `UserDataError`s.
 public final class Walks: Sendable {
     private let database: any UserDataStore
     private let chooser: WalkPhotoChooser
@@ -47,7 +47,7 @@ public final class Walks: Sendable {
                     [.blob(id.bytes), .integer(user.userID), .integer(now), .integer(now)])
                 try ChangeLog.record(.walk, walkID: id.bytes, userID: user.userID, at: now / 1_000, in: connection)
             }
-        } catch let error as any ConstraintViolationReporting where error.isConstraintViolation {
+        } catch let error as UserDataError where error.isConstraintViolation {
             // The user's foreign key: the user was deleted meanwhile.
             throw AccountsError.invalidToken
         }
