@@ -4,6 +4,7 @@ import Explore
 import Foundation
 import HTTPServer
 import Logging
+import UserData
 import Walks
 
 /// The assembled server: catalog loaded (or built), accounts opened, every route

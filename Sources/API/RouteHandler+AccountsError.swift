@@ -1,5 +1,6 @@
 import Accounts
 import HTTPServer
+import UserData
 
 extension RouteHandler {
     /// A handler that uses `Accounts` (SQLite, scrypt): run on the worker pool, with its

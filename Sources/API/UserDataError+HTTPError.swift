@@ -1,4 +1,4 @@
-import Accounts
+import UserData
 import HTTPServer
 
 extension UserDataError {

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import SQLite
+import UserData
 
 /// Users, their bearer tokens, profiles, favorites and recently viewed photos, stored in
 /// a `UserDataStore`: `<dataDirectory>/accounts.sqlite` by default, or PostgreSQL.

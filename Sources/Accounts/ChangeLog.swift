@@ -1,5 +1,6 @@
 import Basics
 import SQLite
+import UserData
 
 /// The change log of `GET /sync` (`sync_changes`): one row per item of a user's data
 /// that ever changed, moved to the end of the user's log (a new, higher `sequence`)

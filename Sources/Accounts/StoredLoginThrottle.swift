@@ -1,5 +1,6 @@
 import SQLite
 import Foundation
+import UserData
 
 /// The `LoginThrottling` of a store shared by several instances: each failure is a row
 /// of `login_failures`, so every instance counts the same failures and a pair is

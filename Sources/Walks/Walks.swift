@@ -2,6 +2,7 @@ import Accounts
 import Catalog
 import Foundation
 import SQLite
+import UserData
 
 /// Users' walks, kept in the accounts database (`AccountsSchema` holds their
 /// tables, so a deleted user's walks go with them by ON DELETE CASCADE). Their times

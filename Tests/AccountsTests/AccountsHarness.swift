@@ -3,6 +3,7 @@ import Accounts
 import Foundation
 import HTTPServer
 import TestSupport
+import UserData
 
 /// One test's accounts: its own temporary directory and database, a hand-moved
 /// clock, a fake catalog, and the routes, called the way the server calls them.

@@ -3,6 +3,7 @@ import SQLite
 import Synchronization
 import Testing
 import TestSupport
+import UserData
 
 /// `AccountsDatabase.groupWrite`: many writers at once share commits, yet each
 /// write stands alone: one that throws is rolled back by itself, and each caller

@@ -1,4 +1,5 @@
 @testable import Accounts
+@testable import UserData
 import Dispatch
 import Foundation
 import Synchronization

@@ -3,7 +3,7 @@ import SQLite
 import Testing
 
 @testable import API
-@testable import Accounts
+@testable import UserData
 
 /// A write the disk cannot hold (SQLite's SQLITE_FULL, or an I/O error) is the store's
 /// `storageFailure`, a 503 problem with `Retry-After`, never a 500; other store errors

@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 
 @testable import Accounts
+@testable import UserData
 
 /// An accounts database written by the previous release (schema version 1: users,
 /// tokens, favorites) is opened by this server: nothing is lost, and profiles and

@@ -7,6 +7,7 @@ import TestSupport
 import Walks
 
 @testable import Accounts
+@testable import UserData
 
 /// A store written before walks' times were kept in milliseconds (schema version 4,
 /// whole seconds) is migrated: every walk shows the same moments as before, and takes

@@ -1,6 +1,7 @@
 import Accounts
 import Catalog
 import TestSupport
+import UserData
 
 /// What the walks' store tests stand on: a user-data store (the PostgreSQL database
 /// when the tests run against PostgreSQL, else SQLite in a temporary directory), its
