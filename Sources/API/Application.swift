@@ -25,7 +25,7 @@ public final class Application: Sendable {
             if let url = configuration.databaseURL {
                 try PostgresUserDataStore(url: url, poolSize: configuration.databasePoolSize)
             } else {
-                try AccountsDatabase(dataDirectory: configuration.dataDirectory)
+                try SQLiteUserDataStore(dataDirectory: configuration.dataDirectory)
             }
         let accounts = try Accounts(
             store: store,

@@ -45,7 +45,7 @@ public final class Accounts: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         try self.init(
-            store: AccountsDatabase(dataDirectory: dataDirectory),
+            store: SQLiteUserDataStore(dataDirectory: dataDirectory),
             commonPasswordsPath: commonPasswordsPath, passwordCost: passwordCost, concurrentHashes: concurrentHashes,
             queuedHashes: queuedHashes, clock: clock)
     }

@@ -1,7 +1,7 @@
 import Basics
 
 /// Where users and everything that hangs off them live: the SQLite file of one
-/// instance (`AccountsDatabase`, the default) or a PostgreSQL database shared by many
+/// instance (`SQLiteUserDataStore`, the default) or a PostgreSQL database shared by many
 /// (`PostgresUserDataStore`). `Accounts` and `Walks` run the same SQL on either, with
 /// the same guarantees: every write is one transaction, committed durably before the
 /// call returns, and concurrent writes behave as if they ran one after another.

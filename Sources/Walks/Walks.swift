@@ -4,7 +4,7 @@ import Foundation
 import SQLite
 import UserData
 
-/// Users' walks, kept in the accounts database (`AccountsSchema` holds their
+/// Users' walks, kept in the user-data store (`SQLiteUserDataSchema` holds their
 /// tables, so a deleted user's walks go with them by ON DELETE CASCADE). Their times
 /// are stored in milliseconds, so a batch's points keep the times the phone recorded.
 ///

@@ -106,7 +106,7 @@ final class AccountsHarness {
         _ queuedHashes: Int, _ clock: TestClock
     ) throws -> Accounts {
         let store: any UserDataStore =
-            if let database { try PostgresUserDataStore(url: database.url) } else { try AccountsDatabase(dataDirectory: directory) }
+            if let database { try PostgresUserDataStore(url: database.url) } else { try SQLiteUserDataStore(dataDirectory: directory) }
         return try Accounts(
             store: store, commonPasswordsPath: commonPasswordsPath, passwordCost: cost,
             concurrentHashes: concurrentHashes, queuedHashes: queuedHashes, clock: { clock.now })

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 import UserData
 
-/// `AccountsDatabase.groupWrite`: many writers at once share commits, yet each
+/// `SQLiteUserDataStore.groupWrite`: many writers at once share commits, yet each
 /// write stands alone: one that throws is rolled back by itself, and each caller
 /// gets its own result.
 @Suite(.enabled(if: TestDatabase.usesSQLite, "group commit is the SQLite store's (PostgreSQL groups commits itself)")) struct GroupCommitTests {

@@ -17,7 +17,7 @@ struct WalksFixture {
         directory = try TemporaryDirectory(prefix: prefix)
         database = try TestDatabase.make()
         let store: any UserDataStore =
-            if let database { try PostgresUserDataStore(url: database.url) } else { try AccountsDatabase(dataDirectory: directory.path) }
+            if let database { try PostgresUserDataStore(url: database.url) } else { try SQLiteUserDataStore(dataDirectory: directory.path) }
         accounts = try Accounts(
             store: store, commonPasswordsPath: PackageRoot.path + "/Data/common-passwords.txt", passwordCost: .test)
         catalog = try SharedCatalog.catalog()

@@ -47,7 +47,7 @@ public final class PostgresUserDataStore: UserDataStore {
             let connection = try PostgresConnection(url: url, connectTimeout: .seconds(10))
             // Migrations may take longer than one request's statement.
             try connection.execute("SET statement_timeout = 0")
-            try AccountsPostgresSchema.migrator.migrate(connection)
+            try PostgresUserDataSchema.migrator.migrate(connection)
         } catch let error as PostgresError {
             throw UserDataError(error)
         }

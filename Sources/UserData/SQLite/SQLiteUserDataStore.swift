@@ -14,7 +14,7 @@ import Synchronization
 /// The `UserDataStore` of one instance, the default: the modules whose data hangs off
 /// a user (walks) keep their rows in this file, under the users' foreign keys,
 /// committed with the same durability.
-public final class AccountsDatabase: UserDataStore {
+public final class SQLiteUserDataStore: UserDataStore {
     static let fileName = "accounts.sqlite"
     static let busyTimeoutMilliseconds: Int32 = 5_000
 
@@ -42,7 +42,7 @@ public final class AccountsDatabase: UserDataStore {
         try writerConnection.execute("PRAGMA journal_mode = WAL")
         try writerConnection.execute("PRAGMA synchronous = FULL")
         try writerConnection.execute("PRAGMA foreign_keys = ON")
-        try AccountsSchema.migrator.migrate(writerConnection)
+        try SQLiteUserDataSchema.migrator.migrate(writerConnection)
         let writer = LockedConnection(writerConnection)
 
         var readers: [LockedConnection] = []
