@@ -55,7 +55,7 @@ let package = Package(
         .target(
             name: "Accounts",
             dependencies: [
-                "Basics", "UserData", "SQLite",
+                "Basics", "UserData",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
@@ -66,7 +66,7 @@ let package = Package(
 
         // Walks: accepting points and choosing photos over the catalog; their rows live
         // in the user-data store, under the users they belong to.
-        .target(name: "Walks", dependencies: ["Basics", "Catalog", "Accounts", "UserData", "SQLite"]),
+        .target(name: "Walks", dependencies: ["Basics", "Catalog", "Accounts", "UserData"]),
 
         // The web folder (the map, the API reference, vendored libraries) in memory, one
         // route per file. Knows nothing of the domain.

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import SQLite
 import UserData
 
 /// Users, their bearer tokens, profiles, favorites and recently viewed photos, stored in
@@ -208,7 +207,7 @@ public final class Accounts: Sendable {
         completion: @escaping @Sendable (Result<User, any Error>) -> Void
     ) throws {
         var assignments: [String] = []
-        var values: [SQLiteValue] = []
+        var values: [UserDataValue] = []
         switch patch.displayName {
         case .unchanged: break
         case .cleared:
@@ -339,8 +338,8 @@ public final class Accounts: Sendable {
         guard !photoIDs.isEmpty else { return [] }
         // Always all the placeholders, the unused ones NULL (which no photo_id equals):
         // one statement text, prepared once, whatever the number of photos.
-        let values = [SQLiteValue.integer(authenticated.userID)] + photoIDs.map { SQLiteValue.text($0) }
-            + Array(repeating: SQLiteValue.null, count: Self.favoriteLookupCapacity - photoIDs.count)
+        let values = [UserDataValue.integer(authenticated.userID)] + photoIDs.map { UserDataValue.text($0) }
+            + Array(repeating: UserDataValue.null, count: Self.favoriteLookupCapacity - photoIDs.count)
         let rows = try database.read { connection in
             try connection.query(Self.favoritesAmongPhotosSQL, values) {
                 (sequence: $0.int64(0), favorite: Favorite(photoID: $0.text(1), savedAt: Self.date($0.int64(2))))
@@ -386,7 +385,7 @@ public final class Accounts: Sendable {
         _ authenticated: AuthenticatedUser, photoID: String, completion: @escaping @Sendable (Result<Recent, any Error>) -> Void
     ) {
         let now = currentSecond()
-        let userID = SQLiteValue.integer(authenticated.userID)
+        let userID = UserDataValue.integer(authenticated.userID)
         database.groupWrite(
             { connection in
                 // The user's row first: which views lie beyond the capacity depends on

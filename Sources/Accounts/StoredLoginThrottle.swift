@@ -1,4 +1,3 @@
-import SQLite
 import Foundation
 import UserData
 
@@ -50,7 +49,7 @@ final class StoredLoginThrottle: LoginThrottling {
         }
     }
 
-    private static func values(_ key: LoginThrottle.Key) -> [SQLiteValue] {
+    private static func values(_ key: LoginThrottle.Key) -> [UserDataValue] {
         [.blob(Array(key.usernameDigest)), .text(key.clientAddress)]
     }
 }

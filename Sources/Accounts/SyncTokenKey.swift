@@ -1,5 +1,4 @@
 import Crypto
-import SQLite
 import UserData
 
 /// The secret that authenticates sync tokens, kept in the store (`server_secrets`)

@@ -1,5 +1,4 @@
 import Foundation
-import SQLite
 
 /// `past-nyc copy-user-data`: moves the user data of an instance's SQLite store into
 /// PostgreSQL, row for row, keeping every ID and sequence, so tokens, walk IDs and
@@ -74,7 +73,7 @@ public enum UserDataCopy {
         return zip(tables, contents).map { ($0.name, $1.count) }
     }
 
-    private static func value(_ row: any UserDataRow, column: Int32, kind: PostgresUserDataSchema.ColumnKind) -> SQLiteValue {
+    private static func value(_ row: any UserDataRow, column: Int32, kind: PostgresUserDataSchema.ColumnKind) -> UserDataValue {
         guard !row.isNull(column) else { return .null }
         switch kind {
         case .integer: return .integer(row.int64(column))

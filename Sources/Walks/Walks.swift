@@ -1,7 +1,6 @@
 import Accounts
 import Catalog
 import Foundation
-import SQLite
 import UserData
 
 /// Users' walks, kept in the user-data store (`SQLiteUserDataSchema` holds their

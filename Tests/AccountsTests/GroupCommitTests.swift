@@ -1,5 +1,4 @@
 import Dispatch
-import SQLite
 import Synchronization
 import Testing
 import TestSupport
@@ -20,10 +19,10 @@ import UserData
             let result: Result<Int, Refused>
             do {
                 let written = try database.groupWrite { connection in
-                    try connection.execute("INSERT INTO grouped (n, square) VALUES (?, ?)", [.init(n), .init(n * n)])
+                    try connection.execute("INSERT INTO grouped (n, square) VALUES (?, ?)", [.integer(Int64(n)), .integer(Int64(n * n))])
                     // Every third write fails after writing: its row must not survive.
                     if n % 3 == 0 { throw Refused() }
-                    return try connection.queryFirst("SELECT square FROM grouped WHERE n = ?", [.init(n)]) { $0.int(0) } ?? -1
+                    return try connection.queryFirst("SELECT square FROM grouped WHERE n = ?", [.integer(Int64(n))]) { $0.int(0) } ?? -1
                 }
                 result = .success(written)
             } catch {
