@@ -21,12 +21,10 @@ public final class Application: Sendable {
         let content = try content ?? ReadOnlyContent(configuration: configuration, logger: logger)
         try FileManager.default.createDirectory(
             atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-        let store: any UserDataStore =
-            if let url = configuration.databaseURL {
-                try PostgresUserDataStore(url: url, poolSize: configuration.databasePoolSize)
-            } else {
-                try SQLiteUserDataStore(dataDirectory: configuration.dataDirectory)
-            }
+        let store = try UserDataLocation(
+            dataDirectory: configuration.dataDirectory, databaseURL: configuration.databaseURL,
+            poolSize: configuration.databasePoolSize
+        ).openStore()
         let accounts = try Accounts(
             store: store,
             commonPasswordsPath: configuration.sourceDirectory + "/" + ApplicationConfiguration.commonPasswordsFileName,

@@ -44,7 +44,7 @@ public final class Accounts: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         try self.init(
-            store: SQLiteUserDataStore(dataDirectory: dataDirectory),
+            store: UserDataLocation.sqlite(dataDirectory: dataDirectory).openStore(),
             commonPasswordsPath: commonPasswordsPath, passwordCost: passwordCost, concurrentHashes: concurrentHashes,
             queuedHashes: queuedHashes, clock: clock)
     }

@@ -105,10 +105,8 @@ final class AccountsHarness {
         _ directory: String, _ database: TestDatabase?, _ cost: ScryptCost, _ concurrentHashes: Int,
         _ queuedHashes: Int, _ clock: TestClock
     ) throws -> Accounts {
-        let store: any UserDataStore =
-            if let database { try PostgresUserDataStore(url: database.url) } else { try SQLiteUserDataStore(dataDirectory: directory) }
         return try Accounts(
-            store: store, commonPasswordsPath: commonPasswordsPath, passwordCost: cost,
+            store: UserDataLocation(dataDirectory: directory, databaseURL: database?.url).openStore(), commonPasswordsPath: commonPasswordsPath, passwordCost: cost,
             concurrentHashes: concurrentHashes, queuedHashes: queuedHashes, clock: { clock.now })
     }
 

@@ -16,10 +16,8 @@ struct WalksFixture {
     init(prefix: String) throws {
         directory = try TemporaryDirectory(prefix: prefix)
         database = try TestDatabase.make()
-        let store: any UserDataStore =
-            if let database { try PostgresUserDataStore(url: database.url) } else { try SQLiteUserDataStore(dataDirectory: directory.path) }
         accounts = try Accounts(
-            store: store, commonPasswordsPath: PackageRoot.path + "/Data/common-passwords.txt", passwordCost: .test)
+            store: UserDataLocation(dataDirectory: directory.path, databaseURL: database?.url).openStore(), commonPasswordsPath: PackageRoot.path + "/Data/common-passwords.txt", passwordCost: .test)
         catalog = try SharedCatalog.catalog()
     }
 
