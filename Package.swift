@@ -106,6 +106,7 @@ let package = Package(
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "Descriptors", "TestSupportCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Descriptors", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
+        .testTarget(name: "UserDataTests", dependencies: ["UserData", "SQLite", "Postgres", "TestSupport"]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "UserData", "API", "HTTPServer", "SQLite", "TestSupport"]),
         .testTarget(name: "ExploreTests", dependencies: ["Basics", "Explore", "Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "UserData", "TestSupport"]),
