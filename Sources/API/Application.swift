@@ -43,7 +43,7 @@ public final class Application: Sendable {
         content.topicRoutes.register(in: &router)
         AccountRoutes(accounts: accounts, photos: catalogRoutes.placedPhotos).register(in: &router)
         TourRoutes(catalog: catalog, json: catalogRoutes.json, accounts: accounts).register(in: &router)
-        let walks = Walks(database: accounts.database, catalog: catalog, maximumPoints: configuration.maximumWalkPoints)
+        let walks = Walks(database: store, catalog: catalog, maximumPoints: configuration.maximumWalkPoints)
         WalkRoutes(accounts: accounts, walks: walks, photos: catalogRoutes.placedPhotos).register(in: &router)
         SyncRoutes(accounts: accounts, walks: walks, photos: catalogRoutes.placedPhotos).register(in: &router)
         self.router = router
