@@ -161,10 +161,9 @@ public final class CatalogJSON: PlacedPhotoProvider, Sendable {
                 CatalogJSONNumber.append(match.photoCount, to: &body)
                 body.append(#","distanceMeters":"#)
                 CatalogJSONNumber.appendCentimetres(match.distance, to: &body)
-                if query.cone != nil {
+                if let bearing = match.bearing {
                     body.append(#","bearing":"#)
-                    CatalogJSONNumber.appendBearing(
-                        catalog.bearing(from: query.latitude, query.longitude, to: match.location), to: &body)
+                    CatalogJSONNumber.appendBearing(bearing, to: &body)
                 }
                 body.append(#","photos":["#)
                 if filter.filtersPhotos {

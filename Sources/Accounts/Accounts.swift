@@ -331,21 +331,35 @@ public final class Accounts: Sendable {
     /// The most photos `favorites(_:photoIDs:)` looks up at once.
     public static let favoriteLookupCapacity = 100
 
-    /// The caller's favorites among `photoIDs` (distinct, at most `favoriteLookupCapacity`),
-    /// newest first; photos not saved are absent.
-    public func favorites(_ authenticated: AuthenticatedUser, photoIDs: [String]) throws -> [Favorite] {
+    /// The caller's favorites among `photoIDs` (at most `favoriteLookupCapacity`), newest
+    /// first; photos not saved are absent.
+    ///
+    /// Most users have fewer favorites than a list screen shows photos, and reading all
+    /// of a user's favorites costs SQLite about half of looking up as many photos (1.9k
+    /// against 3.1k instructions a row, measured with callgrind). So the user's newest
+    /// favorites are read first, as many as there are photos; only a user with more
+    /// than that has each photo looked up, at most 1.6 times the cost of the lookups alone.
+    public func favorites(_ authenticated: AuthenticatedUser, photoIDs: Set<PhotoIDKey>) throws -> [Favorite] {
         precondition(photoIDs.count <= Self.favoriteLookupCapacity, "at most \(Self.favoriteLookupCapacity) photos")
         guard !photoIDs.isEmpty else { return [] }
-        // Always all the placeholders, the unused ones NULL (which no photo_id equals):
-        // one statement text, prepared once, whatever the number of photos.
-        let values = [UserDataValue.integer(authenticated.userID)] + photoIDs.map { UserDataValue.text($0) }
-            + Array(repeating: UserDataValue.null, count: Self.favoriteLookupCapacity - photoIDs.count)
-        let rows = try database.read { connection in
-            try connection.query(Self.favoritesAmongPhotosSQL, values) {
+        let userID = UserDataValue.integer(authenticated.userID)
+        return try database.read { connection in
+            let newest = try connection.query(
+                "SELECT photo_id, saved_at FROM favorites WHERE user_id = ? ORDER BY sequence DESC LIMIT ?",
+                [userID, .integer(Int64(photoIDs.count) + 1)]
+            ) { Favorite(photoID: $0.text(0), savedAt: Self.date($0.int64(1))) }
+            if newest.count <= photoIDs.count {
+                return newest.filter { photoIDs.contains(PhotoIDKey($0.photoID)) }
+            }
+            // Always all the placeholders, the unused ones NULL (which no photo_id equals):
+            // one statement text, prepared once, whatever the number of photos.
+            let values = [userID] + photoIDs.map { UserDataValue.text($0.photoID) }
+                + Array(repeating: UserDataValue.null, count: Self.favoriteLookupCapacity - photoIDs.count)
+            let rows = try connection.query(Self.favoritesAmongPhotosSQL, values) {
                 (sequence: $0.int64(0), favorite: Favorite(photoID: $0.text(1), savedAt: Self.date($0.int64(2))))
             }
+            return rows.sorted { $0.sequence > $1.sequence }.map(\.favorite)
         }
-        return rows.sorted { $0.sequence > $1.sequence }.map(\.favorite)
     }
 
     /// The photos as a list of constant rows (`?2`…), each looked up in the

@@ -7,7 +7,11 @@ import Foundation
 /// is within `fieldOfView / 2` of the heading, a few multiplications instead of five
 /// trigonometric calls; only a location within rounding of the cone's edge or of the
 /// 15 m circle is decided by the exact formulas, so the answer is the formulas' answer.
-struct AimedCone {
+///
+/// A class, made once per search: the tree walk asks it about every node it reaches, and
+/// a closure that captures a reference calls it in place, where an optional struct of
+/// this size was copied out for each call.
+final class AimedCone {
     private let cone: ViewCone
     private let latitude: Double
     private let longitude: Double
@@ -76,6 +80,23 @@ struct AimedCone {
         let first = reach(edges.first) >= -Self.margin
         let second = reach(edges.second) >= -Self.margin
         return edges.either ? first || second : first && second
+    }
+
+    /// The initial bearing in degrees (0 ≤ b < 360) to the location at `latitude`,
+    /// `longitude`, whose unit vector is `vector`: the atan2 of its components along east
+    /// and north, which are the two arguments of `GreatCircle.initialBearing`'s atan2
+    /// without its six trigonometric calls. Within 15 m (where the components' rounding
+    /// would show in the angle, and the point itself must have bearing 0) and at a pole
+    /// (where east is undefined), the formula.
+    func bearing(to vector: SIMD3<Double>, latitude otherLatitude: Double, longitude otherLongitude: Double) -> Double {
+        let chord = vector - origin
+        guard let axes, (chord * chord).sum() > nearbyChord * nearbyChord else {
+            return GreatCircle.initialBearing(
+                latitude1: latitude, longitude1: longitude, latitude2: otherLatitude, longitude2: otherLongitude)
+        }
+        let degrees = atan2((vector * axes.east).sum(), (vector * axes.north).sum()) * 180 / .pi
+        let bearing = degrees < 0 ? degrees + 360 : degrees
+        return bearing < 360 ? bearing : 0
     }
 
     /// Whether the location at `latitude`, `longitude`, whose unit vector is `vector`, is in the cone.

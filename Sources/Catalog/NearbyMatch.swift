@@ -6,4 +6,7 @@ public struct NearbyMatch: Sendable, Equatable {
     public let distance: Double
     /// How many of its photos match the filter.
     public let photoCount: Int
+    /// With a cone, the initial bearing from the query point in degrees (0 ≤ b < 360),
+    /// as `GreatCircle.initialBearing` defines it; nil without one.
+    public let bearing: Double?
 }

@@ -138,19 +138,15 @@ public final class PhotoCatalog: Sendable {
         return found.map { match in
             NearbyMatch(
                 location: match.location, distance: match.distance,
-                photoCount: photoCount(location: match.location, filter: filter))
+                photoCount: photoCount(location: match.location, filter: filter),
+                bearing: cone?.bearing(
+                    to: unitVectors[match.location], latitude: latitudes[match.location], longitude: longitudes[match.location]))
         }
     }
 
     /// The tree a search with `filter` walks: with a topic, the topic's own.
     private func spatialIndex(for filter: PhotoFilter) -> SpatialIndex {
         filter.topic.map { topicSpatialIndexes[$0] } ?? index
-    }
-
-    /// The initial bearing from a point to a location, in degrees, 0 ≤ b < 360.
-    public func bearing(from latitude: Double, _ longitude: Double, to location: Int) -> Double {
-        GreatCircle.initialBearing(
-            latitude1: latitude, longitude1: longitude, latitude2: latitudes[location], longitude2: longitudes[location])
     }
 
     /// Every location within `radius` metres of a point (inclusive) with at least
@@ -167,7 +163,8 @@ public final class PhotoCatalog: Sendable {
         }
         return found.map { match in
             NearbyMatch(
-                location: match.location, distance: match.distance, photoCount: photoCount(location: match.location, filter: filter))
+                location: match.location, distance: match.distance, photoCount: photoCount(location: match.location, filter: filter),
+                bearing: nil)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct FavoritesPaginationTests {
     @Test func pagesHaveNoDuplicatesOrGapsWhileFavoritesAreAdded() throws {
@@ -67,4 +68,35 @@ import Testing
         let second = try harness.send(.get, "/favorites", query: [("limit", "3"), ("cursor", cursor)], token: token)
         #expect(photoIDs(second) == ["p1", "p0"])
     }
+
+    /// `ids` against the brute-force answer on this store (SQLite, or PostgreSQL in CI's
+    /// PostgreSQL suites), for lists shorter than the user's favorites (each photo looked
+    /// up) and as long or longer (the user's favorites read whole), while the user saves
+    /// and removes photos; another user's favorites never show.
+    @Test func idsAnswerTheSavedOnesOnBothLookupPaths() throws {
+        let harness = try AccountsHarness()
+        let token = try harness.register("hearts")
+        let other = try harness.register("neighbour")
+        #expect(try harness.send(.put, "/favorites/p1", token: other).status == 201)
+        var random = SeededGenerator(seed: 3034)
+        var saved: [String] = []
+        for round in 0..<40 {
+            for _ in 0..<Int.random(in: 0...4, using: &random) {
+                let photo = "p\(Int.random(in: 0..<120, using: &random))"
+                if let index = saved.firstIndex(of: photo), Bool.random(using: &random) {
+                    #expect(try harness.send(.delete, "/favorites/\(photo)", token: token).status == 204)
+                    saved.remove(at: index)
+                } else if !saved.contains(photo) {
+                    #expect(try harness.send(.put, "/favorites/\(photo)", token: token).status == 201)
+                    saved.append(photo)
+                }
+            }
+            let count = Int.random(in: 1...100, using: &random)
+            let ids = (0..<count).map { _ in "p\(Int.random(in: 0..<120, using: &random))" }
+            let response = try harness.send(.get, "/favorites", query: [("ids", ids.joined(separator: ","))], token: token)
+            #expect(response.status == 200)
+            #expect(photoIDs(response) == saved.reversed().filter { ids.contains($0) }, "round \(round), \(saved.count) saved")
+        }
+    }
 }
+

@@ -39,4 +39,27 @@ import TestSupport
                 "\(latitude),\(longitude) → \(otherLatitude),\(otherLongitude) heading \(heading) fov \(fieldOfView)")
         }
     }
+
+    /// The bearing from the vectors against `GreatCircle.initialBearing` on seeded random
+    /// points: the same angle to far below the tenth `/nearby` writes, 0 at the point itself.
+    @Test func theVectorBearingAgreesWithTheFormula() {
+        var random = SeededGenerator(seed: 0xBEA)
+        for round in 0..<20_000 {
+            let latitude = round % 500 == 0 ? [89.9999999, -89.99999999, 0].randomElement(using: &random)!
+                : Double.random(in: 40.4...41, using: &random)
+            let longitude = Double.random(in: -74.3...(-73.6), using: &random)
+            let spread = [0.05, 0.001, 0.0001, 0].randomElement(using: &random)!
+            let otherLatitude = max(-90, min(90, latitude + Double.random(in: -spread...spread, using: &random)))
+            let otherLongitude = longitude + Double.random(in: -spread...spread, using: &random)
+            let aimed = AimedCone(ViewCone(heading: 0), latitude: latitude, longitude: longitude)
+            let bearing = aimed.bearing(
+                to: GreatCircle.unitVector(latitude: otherLatitude, longitude: otherLongitude),
+                latitude: otherLatitude, longitude: otherLongitude)
+            let formula = GreatCircle.initialBearing(
+                latitude1: latitude, longitude1: longitude, latitude2: otherLatitude, longitude2: otherLongitude)
+            let difference = abs(bearing - formula)
+            #expect((0..<360).contains(bearing) && min(difference, 360 - difference) < 1e-7, "\(round): \(bearing) vs \(formula)")
+            if spread == 0 { #expect(bearing == 0, "the point itself") }
+        }
+    }
 }
