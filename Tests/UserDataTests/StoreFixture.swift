@@ -14,15 +14,13 @@ struct StoreFixture {
         static var available: [Kind] { TestDatabase.serverURL == nil ? [.sqlite] : [.sqlite, .postgres] }
     }
 
-    let kind: Kind
-    let location: UserDataLocation
     let store: any UserDataStore
+    private let location: UserDataLocation
     private let directory: TemporaryDirectory
     /// The PostgreSQL schema, kept until the fixture is released.
     private let database: TestDatabase?
 
     init(_ kind: Kind) throws {
-        self.kind = kind
         directory = try TemporaryDirectory(prefix: "user-data")
         switch kind {
         case .sqlite:
