@@ -14,9 +14,4 @@ final class LockedConnection: Sendable {
     func withLock<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) rethrows -> Result {
         try mutex.withLock { connection in try body(connection) }
     }
-
-    /// Runs `body` only if the lock is free right now; nil otherwise.
-    func withLockIfAvailable<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result? {
-        try mutex.withLockIfAvailable { connection in try body(connection) }
-    }
 }

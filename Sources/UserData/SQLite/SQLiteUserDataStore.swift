@@ -8,8 +8,8 @@ import Synchronization
 ///
 /// `SQLiteConnection` is not `Sendable`: each one lives inside its own lock
 /// (`LockedConnection`), so only the thread holding that lock touches it. Writes are serialized on the writer
-/// (SQLite allows one writer at a time anyway); a read takes the first free reader,
-/// or waits for one when all are busy.
+/// (SQLite allows one writer at a time anyway); a read takes an idle reader, or waits
+/// until one is idle.
 ///
 /// The `UserDataStore` of one instance, the default: the modules whose data hangs off
 /// a user (walks) keep their rows in this file, under the users' foreign keys,
@@ -20,7 +20,10 @@ public final class SQLiteUserDataStore: UserDataStore {
 
     private let writer: LockedConnection
     private let readers: [LockedConnection]
-    private let nextReader = Atomic<Int>(0)
+    /// The indexes in `readers` of the idle ones, the most recently used last (its pages
+    /// are the likeliest to be in its cache), and their count as a semaphore.
+    private let idleReaders: Mutex<[Int]>
+    private let readerIsIdle: DispatchSemaphore
     /// Grouped writes waiting for the next commit, and whether `committer` is at work
     /// (it then takes them without being asked).
     private let pendingGroup = Mutex<(jobs: [any GroupedWriteJob], isCommitting: Bool)>(([], false))
@@ -30,6 +33,8 @@ public final class SQLiteUserDataStore: UserDataStore {
 
     init(path: String, readerCount: Int = 4) throws {
         (writer, readers) = try UserDataError.mappingSQLiteErrors { try Self.open(path: path, readerCount: readerCount) }
+        idleReaders = Mutex(Array(readers.indices))
+        readerIsIdle = DispatchSemaphore(value: readers.count)
     }
 
     /// Opens the writer (migrating the file) and the readers.
@@ -149,20 +154,21 @@ public final class SQLiteUserDataStore: UserDataStore {
 
     /// Runs `body` on a reader connection (one consistent snapshot per statement;
     /// wrap several statements in a transaction when they must agree).
+    ///
+    /// A read waits only while every reader is in use, never behind one reader while
+    /// another is idle: with more worker threads than readers, waiting on a chosen
+    /// reader's lock let some reads wait for several others in turn (the tail latency of
+    /// `GET /favorites?ids=`).
     public func read<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
-        try UserDataError.mappingSQLiteErrors { try readOnAReader(body) }
-    }
-
-    private func readOnAReader<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
-        for reader in readers {
-            if let result = try reader.withLockIfAvailable({ connection in
-                try body(SQLiteUserDataConnection(connection: connection))
-            }) {
-                return result
-            }
+        readerIsIdle.wait()
+        let index = idleReaders.withLock { $0.removeLast() }
+        defer {
+            idleReaders.withLock { $0.append(index) }
+            readerIsIdle.signal()
         }
-        let index = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count
-        return try readers[index].withLock { connection in try body(SQLiteUserDataConnection(connection: connection)) }
+        return try UserDataError.mappingSQLiteErrors {
+            try readers[index].withLock { connection in try body(SQLiteUserDataConnection(connection: connection)) }
+        }
     }
 
     /// One instance's file.
