@@ -346,7 +346,7 @@ public final class Accounts: Sendable {
         let userID = UserDataValue.integer(authenticated.userID)
         return try database.read { connection in
             let saved = try connection.queryFirst(
-                "SELECT count(*) FROM (SELECT 1 FROM favorites WHERE user_id = ? LIMIT ?)",
+                "SELECT count(*) FROM (SELECT 1 FROM favorites WHERE user_id = ? LIMIT ?) AS saved",
                 [userID, .integer(Int64(photoIDs.count) + 1)]
             ) { Int($0.int64(0)) } ?? 0
             if saved <= photoIDs.count {
