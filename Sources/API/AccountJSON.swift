@@ -43,14 +43,9 @@ enum AccountJSON {
         writer.field("createdAt", timestamp(user.createdAt))
         writer.field("favoriteCount", user.favoriteCount)
         writer.field("displayName", user.displayName)
-        writer.key("home")
-        if let home = user.home {
-            writer.beginObject()
+        writer.field("home", object: user.home) { writer, home in
             writer.field("latitude", home.latitude)
             writer.field("longitude", home.longitude)
-            writer.endObject()
-        } else {
-            writer.null()
         }
         writer.endObject()
     }

@@ -25,7 +25,7 @@ extension AccountRoutes {
     /// were viewed are skipped, so the whole list is read and `limit` applied after.
     func listRecents(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try authenticate(request)
-        let limit = try CatalogParameters(request, known: ["limit"])
+        let limit = try QueryParameters(request, known: ["limit"])
             .integer("limit", default: Self.defaultRecentsLimit, in: Self.recentsLimit)
         let recents = try accounts.recents(user, limit: Accounts.recentsCapacity)
         let shown = recents.lazy.compactMap { recent in

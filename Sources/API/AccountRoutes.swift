@@ -43,7 +43,7 @@ public struct AccountRoutes: Sendable {
     // MARK: Users
 
     private func registerUser(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = try AccountRequestBody(request)
+        let body = try JSONBody(request)
         let username = try body.string("username")
         let password = try body.string("password")
         let session = try accounts.register(username: username, password: password)
@@ -51,7 +51,7 @@ public struct AccountRoutes: Sendable {
     }
 
     private func login(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = try AccountRequestBody(request)
+        let body = try JSONBody(request)
         let username = try body.string("username")
         let password = try body.string("password")
         let session = try accounts.login(username: username, password: password, clientAddress: request.remoteAddress)
@@ -70,7 +70,7 @@ public struct AccountRoutes: Sendable {
 
     private func changePassword(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try authenticate(request)
-        let body = try AccountRequestBody(request)
+        let body = try JSONBody(request)
         let currentPassword = try body.string("currentPassword")
         let newPassword = try body.string("newPassword")
         try accounts.changePassword(user, currentPassword: currentPassword, newPassword: newPassword)
@@ -79,23 +79,23 @@ public struct AccountRoutes: Sendable {
 
     private func deleteUser(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try authenticate(request)
-        let password = try AccountRequestBody(request).string("password")
+        let password = try JSONBody(request).string("password")
         try accounts.deleteUser(user, password: password)
         return .empty(.noContent)
     }
 
     // MARK: Favorites
 
-    static let favoritesParameters: CatalogParameterNames = ["limit", "cursor", "ids"]
+    static let favoritesParameters: QueryParameterNames = ["limit", "cursor", "ids"]
 
     /// A page of favorites, or with `ids` the caller's favorites among those photos (the
     /// hearts of a list screen), newest first and never paged.
     private func listFavorites(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try authenticate(request)
-        let parameters = try CatalogParameters(request, known: Self.favoritesParameters)
+        let parameters = try QueryParameters(request, known: Self.favoritesParameters)
         if let ids = parameters.string("ids") {
             for other: StaticString in ["limit", "cursor"] where parameters.string(other) != nil {
-                throw CatalogParameters.invalid(other, "cannot be combined with 'ids'")
+                throw QueryParameters.invalid(other, "cannot be combined with 'ids'")
             }
             let favorites = try accounts.favorites(user, photoIDs: try FavoriteIDs.parse(ids))
             return .json(FavoriteJSON.page(FavoritesPage(favorites: favorites, nextCursor: nil), photos: photos))

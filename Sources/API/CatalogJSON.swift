@@ -472,16 +472,11 @@ public final class CatalogJSON: PlacedPhotoProvider, Sendable {
             writer.field("name", summary.borough.rawValue)
             writer.field("locationCount", summary.locationCount)
             writer.field("photoCount", summary.photoCount)
-            writer.key("bbox")
-            if let box = summary.bbox {
-                writer.beginObject()
+            writer.field("bbox", object: summary.bbox) { writer, box in
                 writer.field("south", box.south)
                 writer.field("west", box.west)
                 writer.field("north", box.north)
                 writer.field("east", box.east)
-                writer.endObject()
-            } else {
-                writer.null()
             }
             writer.endObject()
         }

@@ -33,22 +33,22 @@ public struct CatalogRoutes: Sendable {
         router.add(.get, "/boroughs", caching: .catalog, .immediate { _ in boroughs() })
     }
 
-    static let nearbyParameters: CatalogParameterNames = [
+    static let nearbyParameters: QueryParameterNames = [
         "lat", "lon", "limit", "radius", "from", "to", "borough", "photos", "topic", "heading", "fov",
     ]
-    static let regionParameters: CatalogParameterNames = [
+    static let regionParameters: QueryParameterNames = [
         "south", "west", "north", "east", "limit", "from", "to", "borough", "topic",
     ]
-    static let locationParameters: CatalogParameterNames = ["limit", "cursor", "from", "to", "topic"]
+    static let locationParameters: QueryParameterNames = ["limit", "cursor", "from", "to", "topic"]
 
     func nearby(_ request: HTTPRequest) throws -> HTTPResponse {
-        let parameters = try CatalogParameters(request, known: Self.nearbyParameters)
+        let parameters = try QueryParameters(request, known: Self.nearbyParameters)
         let latitude = try parameters.number("lat", in: -90...90)
         let longitude = try parameters.number("lon", in: -180...180)
         let limit = try parameters.integer("limit", default: 10, in: 1...100)
         let radius = try parameters.optionalNumber("radius")
         if let radius, !(radius > 0 && radius <= 50_000) {
-            throw CatalogParameters.invalid("radius", "must be greater than 0 and at most 50000 (metres)")
+            throw QueryParameters.invalid("radius", "must be greater than 0 and at most 50000 (metres)")
         }
         let filter = try parameters.filter(topics: catalog.topicIndex)
         let photos = try parameters.integer("photos", default: 5, in: 0...50)
@@ -71,7 +71,7 @@ public struct CatalogRoutes: Sendable {
     }
 
     func region(_ request: HTTPRequest) throws -> HTTPResponse {
-        let parameters = try CatalogParameters(request, known: Self.regionParameters)
+        let parameters = try QueryParameters(request, known: Self.regionParameters)
         let (south, west, north, east) = try parameters.box()
         let limit = try parameters.integer("limit", default: 400, in: 1...5000)
         let filter = try parameters.filter(topics: catalog.topicIndex)
@@ -104,7 +104,7 @@ public struct CatalogRoutes: Sendable {
         guard let location = catalog.locationIndex(locationID: locationID) else {
             throw HTTPError(.notFound, detail: "There is no location with ID '\(locationID.prefix(80))'.")
         }
-        let parameters = try CatalogParameters(request, known: Self.locationParameters)
+        let parameters = try QueryParameters(request, known: Self.locationParameters)
         let limit = try parameters.integer("limit", default: 50, in: 1...100)
         let filter = try parameters.photoFilter(topics: catalog.topicIndex)
         var digest = StableDigest()
@@ -116,7 +116,7 @@ public struct CatalogRoutes: Sendable {
         var offset = 0
         if let cursor = parameters.string("cursor") {
             guard let resumed = OffsetCursor.decode(cursor, listDigest: listDigest) else {
-                throw CatalogParameters.invalid("cursor", "is not one this server issued for this location and these filters")
+                throw QueryParameters.invalid("cursor", "is not one this server issued for this location and these filters")
             }
             offset = resumed
         }

@@ -30,12 +30,12 @@ public struct ClusterRoutes: Sendable {
         router.add(.get, "/clusters", caching: .catalog, .immediate { try clusters($0) })
     }
 
-    static let parameters: CatalogParameterNames = [
+    static let parameters: QueryParameterNames = [
         "south", "west", "north", "east", "zoom", "limit", "from", "to", "borough", "topic",
     ]
 
     func clusters(_ request: HTTPRequest) throws -> HTTPResponse {
-        let parameters = try CatalogParameters(request, known: Self.parameters)
+        let parameters = try QueryParameters(request, known: Self.parameters)
         let (south, west, north, east) = try parameters.box()
         let zoom = try parameters.integer("zoom", in: MercatorCell.zooms)
         let limit = try parameters.integer("limit", default: 500, in: 1...5000)

@@ -17,11 +17,11 @@ enum FavoriteIDs {
                 let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count
                 defer { start = end + 1 }
                 guard end > start else {
-                    throw CatalogParameters.invalid("ids", "must be photo IDs separated by ',', with no empty item")
+                    throw QueryParameters.invalid("ids", "must be photo IDs separated by ',', with no empty item")
                 }
                 ids.insert(PhotoIDKey(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)))
                 guard ids.count <= Accounts.favoriteLookupCapacity else {
-                    throw CatalogParameters.invalid("ids", "must hold at most \(Accounts.favoriteLookupCapacity) distinct photo IDs")
+                    throw QueryParameters.invalid("ids", "must hold at most \(Accounts.favoriteLookupCapacity) distinct photo IDs")
                 }
             }
             return ids

@@ -1,9 +1,7 @@
 import Foundation
-import HTTPServer
 
-/// A parsed JSON value that keeps what `JSONSerialization` blurs: `true` is not the
-/// number 1, and a member that fails to parse (a number beyond `Double`, such as
-/// `1e999`, or a lone surrogate) is reported with its path, so the 400 names it.
+/// A JSON value as `JSONBody` hands it out, keeping what `JSONSerialization` blurs:
+/// `true` is not the number 1.
 enum JSONValue: Decodable, Equatable {
     case null
     case bool(Bool)
@@ -12,33 +10,82 @@ enum JSONValue: Decodable, Equatable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Parses a request body; a 400 naming the member (`home.latitude`) when one is
-    /// not valid JSON, or saying the body is not JSON at all.
-    init(body: [UInt8]) throws {
-        do {
-            self = try JSONDecoder().decode(JSONValue.self, from: Data(body))
-        } catch let error as DecodingError {
-            let path = Self.codingPath(of: error).map(\.stringValue).joined(separator: ".")
-            guard !path.isEmpty else { throw HTTPError(.badRequest, detail: "the request body is not valid JSON") }
-            throw HTTPError(.badRequest, detail: "\(path) is not a valid JSON value (a number too large, or a broken string)")
+    /// The value of what `JSONSerialization` parsed. A JSON boolean arrives as an
+    /// `NSNumber` too: only its type code (`c`) tells it apart from a number.
+    init(_ parsed: Any) {
+        switch parsed {
+        case let string as String:
+            self = .string(string)
+        case let number as NSNumber:
+            self = number.objCType.pointee == CChar(UInt8(ascii: "c")) ? .bool(number.boolValue) : .number(number.doubleValue)
+        case let array as [Any]:
+            self = .array(array.map(JSONValue.init))
+        case let object as [String: Any]:
+            self = .object(object.mapValues(JSONValue.init))
+        default:
+            self = .null
         }
     }
 
+    /// Decoded only to find where a body that `JSONSerialization` refused breaks
+    /// (`failingPath(in:)`): arrays and objects are read element by element and a scalar
+    /// as each kind in turn, and the member that is none of them fails with its own path.
     init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let bool = try? container.decode(Bool.self) {
-            self = .bool(bool)
-        } else if let number = try? container.decode(Double.self) {
-            self = .number(number)
-        } else if let string = try? container.decode(String.self) {
-            self = .string(string)
-        } else if let array = try? container.decode([JSONValue].self) {
+        if var elements = try? decoder.unkeyedContainer() {
+            var array: [JSONValue] = []
+            while !elements.isAtEnd { array.append(try elements.decode(JSONValue.self)) }
             self = .array(array)
+        } else if let members = try? decoder.container(keyedBy: MemberName.self) {
+            var object: [String: JSONValue] = [:]
+            for name in members.allKeys { object[name.stringValue] = try members.decode(JSONValue.self, forKey: name) }
+            self = .object(object)
         } else {
-            // The last candidate: its error carries the path of what failed.
-            self = .object(try container.decode([String: JSONValue].self))
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                self = .null
+            } else if let bool = try? container.decode(Bool.self) {
+                self = .bool(bool)
+            } else if let number = try? container.decode(Double.self) {
+                self = .number(number)
+            } else if let string = try? container.decode(String.self) {
+                self = .string(string)
+            } else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "not a value Swift can hold"))
+            }
+        }
+    }
+
+    /// An object member's name, as `JSONDecoder` reads it.
+    private struct MemberName: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+
+        init(stringValue: String) {
+            self.stringValue = stringValue
+        }
+
+        init?(intValue: Int) {
+            nil
+        }
+    }
+
+    /// The path (`home.latitude`, `points[3].longitude`) of the member that makes `data`
+    /// invalid JSON; empty when the body as a whole is not JSON.
+    static func failingPath(in data: Data) -> String {
+        do {
+            _ = try JSONDecoder().decode(JSONValue.self, from: data)
+            return ""
+        } catch let error as DecodingError {
+            return codingPath(of: error).reduce(into: "") { path, key in
+                if let index = key.intValue {
+                    path += "[\(index)]"
+                } else {
+                    path += (path.isEmpty ? "" : ".") + key.stringValue
+                }
+            }
+        } catch {
+            return ""
         }
     }
 

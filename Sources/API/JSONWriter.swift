@@ -17,25 +17,30 @@ public struct JSONWriter: Sendable {
     }
 
     public mutating func beginObject() {
-        separate()
-        bytes.append(UInt8(ascii: "{"))
-        isFirstInContainer.append(true)
+        open(UInt8(ascii: "{"))
     }
 
     public mutating func endObject() {
-        isFirstInContainer.removeLast()
-        bytes.append(UInt8(ascii: "}"))
+        close(UInt8(ascii: "}"))
     }
 
     public mutating func beginArray() {
-        separate()
-        bytes.append(UInt8(ascii: "["))
-        isFirstInContainer.append(true)
+        open(UInt8(ascii: "["))
     }
 
     public mutating func endArray() {
+        close(UInt8(ascii: "]"))
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        separate()
+        bytes.append(bracket)
+        isFirstInContainer.append(true)
+    }
+
+    private mutating func close(_ bracket: UInt8) {
         isFirstInContainer.removeLast()
-        bytes.append(UInt8(ascii: "]"))
+        bytes.append(bracket)
     }
 
     public mutating func key(_ name: String) {
@@ -84,6 +89,32 @@ public struct JSONWriter: Sendable {
     public mutating func raw(_ encoded: [UInt8]) {
         separate()
         bytes.append(contentsOf: encoded)
+    }
+
+    /// The member `name`: an already-encoded value, or `null` without one.
+    public mutating func field(_ name: String, raw encoded: [UInt8]?) {
+        key(name)
+        if let encoded { raw(encoded) } else { null() }
+    }
+
+    /// The member `name`: an object whose members `write` writes from `value`, or `null`
+    /// without a value.
+    public mutating func field<Value>(_ name: String, object value: Value?, _ write: (inout JSONWriter, Value) -> Void) {
+        key(name)
+        guard let value else { return null() }
+        beginObject()
+        write(&self, value)
+        endObject()
+    }
+
+    /// The member `name`: an array of `elements`, each written by `write`.
+    public mutating func field<Element>(
+        _ name: String, array elements: some Sequence<Element>, _ write: (inout JSONWriter, Element) throws -> Void
+    ) rethrows {
+        key(name)
+        beginArray()
+        for element in elements { try write(&self, element) }
+        endArray()
     }
 
     public mutating func field(_ name: String, _ value: String?) {

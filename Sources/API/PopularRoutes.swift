@@ -9,7 +9,7 @@ struct PopularRoutes {
     let popular: PopularPhotos
     let photos: any PlacedPhotoProvider
 
-    static let parameters: CatalogParameterNames = ["days", "limit"]
+    static let parameters: QueryParameterNames = ["days", "limit"]
 
     /// Registered before `/photos/{photoID}`, which would otherwise bind the path.
     func register(in router: inout Router) {
@@ -24,7 +24,7 @@ struct PopularRoutes {
 
     /// The body for the request's window and limit, from `list`; nil when `list` has none.
     private func answer(_ request: HTTPRequest, list: (Int) throws -> [PopularPhoto]?) throws -> HTTPResponse? {
-        let parameters = try CatalogParameters(request, known: Self.parameters)
+        let parameters = try QueryParameters(request, known: Self.parameters)
         let days = try parameters.integer("days", default: 30, in: 1...365)
         let limit = try parameters.integer("limit", default: 20, in: 1...PopularPhotos.maximumListed)
         guard let popular = try list(days) else { return nil }

@@ -11,12 +11,10 @@ enum ProfilePatchBody {
     static let mediaTypes = ["application/merge-patch+json", "application/json"]
     static let fields = ["displayName", "home"]
     static let homeFields = ["latitude", "longitude"]
+    static let shape = #"{"displayName": string or null, "home": {"latitude": number, "longitude": number} or null}"#
 
     static func parse(_ request: HTTPRequest) throws -> ProfilePatch {
-        try AccountRequestBody.requireMediaType(of: request, oneOf: mediaTypes)
-        guard case .object(let members) = try JSONValue(body: request.body) else {
-            throw HTTPError(.badRequest, detail: "the request body must be a JSON object (a merge patch of the profile)")
-        }
+        let members = try JSONBody(request, mediaTypes: mediaTypes, shape: shape).members
         if let unknown = members.keys.sorted().first(where: { !fields.contains($0) }) {
             throw HTTPError(
                 .badRequest, detail: "\(unknown) is not a profile field (the fields are \(fields.joined(separator: ", ")))")

@@ -6,15 +6,15 @@ extension SearchError {
     var httpError: HTTPError {
         switch self {
         case .queryLength(let length):
-            return CatalogParameters.invalid(
+            return QueryParameters.invalid(
                 "q",
                 "must hold \(SearchTerms.lengthRange.lowerBound) to \(SearchTerms.lengthRange.upperBound) characters, not \(length)")
         case .noWords:
-            return CatalogParameters.invalid("q", "must hold at least one word (letters or digits)")
+            return QueryParameters.invalid("q", "must hold at least one word (letters or digits)")
         case .tooManyWords(let count):
-            return CatalogParameters.invalid("q", "must hold at most \(SearchTerms.maxWords) words, not \(count)")
+            return QueryParameters.invalid("q", "must hold at most \(SearchTerms.maxWords) words, not \(count)")
         case .invalidCursor:
-            return CatalogParameters.invalid("cursor", "is not one this server issued for this search")
+            return QueryParameters.invalid("cursor", "is not one this server issued for this search")
         }
     }
 }

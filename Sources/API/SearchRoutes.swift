@@ -27,7 +27,7 @@ public struct SearchRoutes: Sendable {
         router.add(.get, "/search", caching: .catalog, .immediateUnlessBlocking({ try searchOnEventLoop($0) }, blocking: { try search($0) }))
     }
 
-    static let parameters: CatalogParameterNames = ["q", "from", "to", "borough", "topic", "lat", "lon", "limit", "cursor"]
+    static let parameters: QueryParameterNames = ["q", "from", "to", "borough", "topic", "lat", "lon", "limit", "cursor"]
 
     /// The response, or nil when the query costs too much for an event loop.
     func searchOnEventLoop(_ request: HTTPRequest) throws -> HTTPResponse? {
@@ -42,8 +42,8 @@ public struct SearchRoutes: Sendable {
 
     /// The query of a request, its cursor checked against its list.
     private func query(_ request: HTTPRequest) throws -> SearchQuery {
-        let parameters = try CatalogParameters(request, known: Self.parameters)
-        guard let q = parameters.value("q") else { throw CatalogParameters.invalid("q", "is required") }
+        let parameters = try QueryParameters(request, known: Self.parameters)
+        guard let q = parameters.value("q") else { throw QueryParameters.invalid("q", "is required") }
         let terms: SearchTerms
         do {
             terms = try SearchTerms(q)

@@ -19,7 +19,7 @@ struct SyncRoutes: Sendable {
     static let limits = 1...1000
     static let defaultLimit = 500
     static let waitSeconds = 0...30
-    static let parameters: CatalogParameterNames = ["since", "limit", "wait"]
+    static let parameters: QueryParameterNames = ["since", "limit", "wait"]
 
     init(accounts: Accounts, walks: Walks, photos: any PlacedPhotoProvider) {
         self.accounts = accounts
@@ -34,7 +34,7 @@ struct SyncRoutes: Sendable {
 
     private func sync(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
         let user = try accounts.authenticate(request)
-        let parameters = try CatalogParameters(request, known: Self.parameters)
+        let parameters = try QueryParameters(request, known: Self.parameters)
         let since = parameters.string("since")
         let limit = try parameters.integer("limit", default: Self.defaultLimit, in: Self.limits)
         let wait = try parameters.integer("wait", default: 0, in: Self.waitSeconds)
@@ -88,41 +88,25 @@ struct SyncRoutes: Sendable {
             case .favorite:
                 writer.field("photoID", change.photoID)
                 let favorite = change.deleted ? nil : try accounts.favoriteIfSaved(user, photoID: change.photoID)
-                writer.field("deleted", favorite == nil)
-                if let favorite {
-                    writer.key("favorite")
-                    writer.raw(FavoriteJSON.favorite(favorite, photos: photos))
-                }
+                Self.writeState("favorite", favorite.map { FavoriteJSON.favorite($0, photos: photos) }, to: &writer)
             case .recent:
                 writer.field("photoID", change.photoID)
                 let recent = change.deleted ? nil : try accounts.recent(user, photoID: change.photoID)
-                let placed = recent.flatMap { _ in photos.placedPhotoJSON(photoID: change.photoID) }
-                writer.field("deleted", placed == nil)
-                if let recent, let placed {
-                    writer.key("recent")
-                    writer.raw(RecentJSON.recent(recent, placed: placed))
+                let encoded = recent.flatMap { recent in
+                    photos.placedPhotoJSON(photoID: change.photoID).map { RecentJSON.recent(recent, placed: $0) }
                 }
+                Self.writeState("recent", encoded, to: &writer)
             case .walk:
                 writer.field("walkID", change.walkID)
                 let walk = change.deleted ? nil : try walks.summary(user, walkID: change.walkID)
-                writer.field("deleted", walk == nil)
-                if let walk {
-                    writer.key("walk")
-                    writer.raw(walkJSON.walk(walk))
-                }
+                Self.writeState("walk", walk.map(walkJSON.walk), to: &writer)
             case .walkEntry:
                 writer.field("walkID", change.walkID)
                 writer.field("photoID", change.photoID)
                 let entry = change.deleted ? nil : try walks.entry(user, walkID: change.walkID, photoID: change.photoID)
-                writer.field("deleted", entry == nil)
-                if let entry {
-                    writer.key("entry")
-                    writer.raw(walkJSON.entry(entry))
-                }
+                Self.writeState("entry", entry.map(walkJSON.entry), to: &writer)
             case .profile:
-                writer.field("deleted", false)
-                writer.key("user")
-                writer.raw(AccountJSON.user(try accounts.user(user)))
+                Self.writeState("user", AccountJSON.user(try accounts.user(user)), to: &writer)
             }
             writer.endObject()
         }
@@ -131,5 +115,15 @@ struct SyncRoutes: Sendable {
         writer.field("more", page.more)
         writer.endObject()
         return writer.bytes
+    }
+
+    /// A changed item's state now: `"deleted": true`, or `"deleted": false` and the item
+    /// (already encoded) under `key`.
+    private static func writeState(_ key: String, _ encoded: [UInt8]?, to writer: inout JSONWriter) {
+        writer.field("deleted", encoded == nil)
+        if let encoded {
+            writer.key(key)
+            writer.raw(encoded)
+        }
     }
 }

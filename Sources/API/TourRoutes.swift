@@ -32,15 +32,15 @@ struct TourRoutes: Sendable {
         router.add(.get, "/tours/favorites", caching: .noStore, .accountsBlocking { try favoritesTour($0) })
     }
 
-    static let tourParameters: CatalogParameterNames = [
+    static let tourParameters: QueryParameterNames = [
         "lat", "lon", "minutes", "stops", "minPhotos", "from", "to", "borough", "topic",
     ]
-    static let favoritesTourParameters: CatalogParameterNames = ["lat", "lon"]
+    static let favoritesTourParameters: QueryParameterNames = ["lat", "lon"]
 
     /// The best tour the planner finds; its ETag depends only on the normalized query,
     /// because the planner is deterministic.
     func tour(_ request: HTTPRequest) throws -> HTTPResponse {
-        let parameters = try CatalogParameters(request, known: Self.tourParameters)
+        let parameters = try QueryParameters(request, known: Self.tourParameters)
         let latitude = try parameters.number("lat", in: -90...90)
         let longitude = try parameters.number("lon", in: -180...180)
         let minutes = try parameters.integer("minutes", default: 60, in: 10...240)
@@ -71,7 +71,7 @@ struct TourRoutes: Sendable {
     /// lists the caller's favorite photos there, newest saved first.
     func favoritesTour(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try accounts.authenticate(request)
-        let parameters = try CatalogParameters(request, known: Self.favoritesTourParameters)
+        let parameters = try QueryParameters(request, known: Self.favoritesTourParameters)
         let latitude = try parameters.number("lat", in: -90...90)
         let longitude = try parameters.number("lon", in: -180...180)
 

@@ -18,22 +18,16 @@ struct WalkJSON: Sendable {
 
     /// `{"accepted", "entry": Entry | null, "walk": Walk}`
     func pointOutcome(_ outcome: WalkPointOutcome) -> [UInt8] {
+        let (accepted, entry, walk): (Bool, WalkEntry?, Walk) =
+            switch outcome {
+            case .accepted(let walk, let entry): (true, entry, walk)
+            case .rejected(let walk): (false, nil, walk)
+            }
         var writer = JSONWriter(reservingCapacity: 1024)
         writer.beginObject()
-        switch outcome {
-        case .accepted(let walk, let entry):
-            writer.field("accepted", true)
-            writer.key("entry")
-            if let entry { writer.raw(self.entry(entry)) } else { writer.null() }
-            writer.key("walk")
-            write(walk, to: &writer)
-        case .rejected(let walk):
-            writer.field("accepted", false)
-            writer.key("entry")
-            writer.null()
-            writer.key("walk")
-            write(walk, to: &writer)
-        }
+        writeResult(accepted: accepted, entry: entry, to: &writer)
+        writer.key("walk")
+        write(walk, to: &writer)
         writer.endObject()
         return writer.bytes
     }
@@ -44,10 +38,7 @@ struct WalkJSON: Sendable {
         writer.beginObject()
         writer.key("walk")
         write(page.walk, to: &writer)
-        writer.key("entries")
-        writer.beginArray()
-        for entry in page.entries { writer.raw(self.entry(entry)) }
-        writer.endArray()
+        writer.field("entries", array: page.entries) { $0.raw(entry($1)) }
         writer.field("nextCursor", page.nextCursor)
         writer.endObject()
         return writer.bytes
@@ -57,16 +48,11 @@ struct WalkJSON: Sendable {
     func batchOutcome(_ outcome: WalkBatchOutcome) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 256 + 40 * outcome.results.count)
         writer.beginObject()
-        writer.key("results")
-        writer.beginArray()
-        for result in outcome.results {
+        writer.field("results", array: outcome.results) { writer, result in
             writer.beginObject()
-            writer.field("accepted", result.accepted)
-            writer.key("entry")
-            if let entry = result.entry { writer.raw(self.entry(entry)) } else { writer.null() }
+            writeResult(accepted: result.accepted, entry: result.entry, to: &writer)
             writer.endObject()
         }
-        writer.endArray()
         writer.key("walk")
         write(outcome.walk, to: &writer)
         writer.endObject()
@@ -77,10 +63,7 @@ struct WalkJSON: Sendable {
     func page(_ page: WalksPage) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 64 + 200 * page.walks.count)
         writer.beginObject()
-        writer.key("walks")
-        writer.beginArray()
-        for walk in page.walks { write(walk, to: &writer) }
-        writer.endArray()
+        writer.field("walks", array: page.walks) { write($1, to: &$0) }
         writer.field("nextCursor", page.nextCursor)
         writer.endObject()
         return writer.bytes
@@ -91,16 +74,13 @@ struct WalkJSON: Sendable {
         var writer = JSONWriter(reservingCapacity: 64 + 80 * points.count)
         writer.beginObject()
         writer.field("walkID", walkID)
-        writer.key("points")
-        writer.beginArray()
-        for point in points {
+        writer.field("points", array: points) { writer, point in
             writer.beginObject()
             writer.field("latitude", point.point.latitude)
             writer.field("longitude", point.point.longitude)
             writer.field("recordedAt", Self.timestamp(point.recordedAt))
             writer.endObject()
         }
-        writer.endArray()
         writer.endObject()
         return writer.bytes
     }
@@ -118,6 +98,12 @@ struct WalkJSON: Sendable {
         writeEntryMembers(entry, to: &members)
         members.endObject()
         return JSONWriter.object(placed, appendingMembersOf: members.bytes)
+    }
+
+    /// A point's fate: `"accepted"` and the `"entry"` it added (null for none).
+    private func writeResult(accepted: Bool, entry: WalkEntry?, to writer: inout JSONWriter) {
+        writer.field("accepted", accepted)
+        writer.field("entry", raw: entry.map(self.entry))
     }
 
     private func writeEntryMembers(_ entry: WalkEntry, to writer: inout JSONWriter) {

@@ -1,6 +1,5 @@
 import Accounts
 import Basics
-import Foundation
 import HTTPServer
 import Walks
 
@@ -20,7 +19,7 @@ public struct WalkRoutes: Sendable {
     /// `GET /walks` walks per page.
     static let walksLimit = 1...100
     static let defaultWalksLimit = 20
-    static let pageParameters: CatalogParameterNames = ["limit", "cursor"]
+    static let pageParameters: QueryParameterNames = ["limit", "cursor"]
     static let pointShape = #"{"latitude": number, "longitude": number}"#
     static let batchShape = #"{"points": [{"latitude": number, "longitude": number, "recordedAt": RFC 3339 time}]}"#
 
@@ -43,7 +42,7 @@ public struct WalkRoutes: Sendable {
 
     private func startWalk(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try accounts.authenticate(request)
-        try Self.requireEmptyBody(request)
+        try JSONBody.requireEmpty(request)
         let walk = try walks.start(user)
         var response = HTTPResponse.json(json.walk(walk), status: .created)
         response.headers.add("Location", "/walks/" + walk.walkID)
@@ -52,7 +51,7 @@ public struct WalkRoutes: Sendable {
 
     private func listWalks(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try accounts.authenticate(request)
-        let parameters = try CatalogParameters(request, known: Self.pageParameters)
+        let parameters = try QueryParameters(request, known: Self.pageParameters)
         let limit = try parameters.integer("limit", default: Self.defaultWalksLimit, in: Self.walksLimit)
         let page = try walks.walks(user, limit: limit, cursor: parameters.string("cursor"))
         return .json(json.page(page))
@@ -60,7 +59,7 @@ public struct WalkRoutes: Sendable {
 
     private func showWalk(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try accounts.authenticate(request)
-        let parameters = try CatalogParameters(request, known: Self.pageParameters)
+        let parameters = try QueryParameters(request, known: Self.pageParameters)
         let limit = try parameters.integer("limit", default: Self.defaultEntriesLimit, in: Self.entriesLimit)
         let page = try walks.walk(
             user, walkID: request.pathParameters["walkID"] ?? "", limit: limit, cursor: parameters.string("cursor"))
@@ -81,7 +80,7 @@ public struct WalkRoutes: Sendable {
 
     private func addPoint(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try accounts.authenticate(request)
-        let body = try AccountRequestBody(request, shape: Self.pointShape)
+        let body = try JSONBody(request, shape: Self.pointShape)
         try body.rejectUnknownFields(known: ["latitude", "longitude"])
         let outcome = try walks.addPoint(user, walkID: request.pathParameters["walkID"] ?? "", point: try Self.point(body))
         let status: HTTPStatus = if case .accepted = outcome { .created } else { .ok }
@@ -90,7 +89,7 @@ public struct WalkRoutes: Sendable {
 
     private func addPoints(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try accounts.authenticate(request)
-        let body = try AccountRequestBody(request, shape: Self.batchShape)
+        let body = try JSONBody(request, shape: Self.batchShape)
         try body.rejectUnknownFields(known: ["points"])
         let points = try body.objects("points", count: WalkRules.batchPoints).enumerated().map { index, item in
             try item.rejectUnknownFields(known: ["latitude", "longitude", "recordedAt"])
@@ -107,7 +106,7 @@ public struct WalkRoutes: Sendable {
     }
 
     /// The walker's position in `body`: `latitude` and `longitude`, validated.
-    private static func point(_ body: AccountRequestBody) throws -> WalkPoint {
+    private static func point(_ body: JSONBody) throws -> WalkPoint {
         WalkPoint(latitude: try body.number("latitude", in: -90...90), longitude: try body.number("longitude", in: -180...180))
     }
 
@@ -116,19 +115,6 @@ public struct WalkRoutes: Sendable {
         try walks.removePhoto(
             user, walkID: request.pathParameters["walkID"] ?? "", photoID: request.pathParameters["photoID"] ?? "")
         return .empty(.noContent)
-    }
-
-    /// `POST /walks` takes no body or `{}`; anything else is a 400 (naming the field
-    /// when it is an object with one).
-    private static func requireEmptyBody(_ request: HTTPRequest) throws {
-        guard !request.body.isEmpty else { return }
-        let value = try? JSONSerialization.jsonObject(with: Data(request.body))
-        guard let object = value as? [String: Any] else {
-            throw HTTPError(.badRequest, detail: "the request body must be empty or {}")
-        }
-        if let unknown = object.keys.min(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            throw HTTPError(.badRequest, detail: "unknown field \(unknown); the request body must be empty or {}")
-        }
     }
 
     /// Runs `body` off the event loop and turns walk and account errors into their problems.

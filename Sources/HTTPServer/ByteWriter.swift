@@ -54,6 +54,14 @@ package struct ByteWriter: ~Copyable {
         }
     }
 
+    /// `prefix` then `value`'s UTF-8 bytes, when there is a value: an optional header
+    /// field of a response head (`"\r\nETag: "` and the tag).
+    package mutating func write(_ prefix: StaticString, ifPresent value: String?) {
+        guard let value else { return }
+        write(prefix)
+        write(utf8: value)
+    }
+
     /// `value` in decimal, with a leading `-` when negative.
     package mutating func write(decimal value: Int) {
         if value < 0 { write(UInt8(ascii: "-")) }

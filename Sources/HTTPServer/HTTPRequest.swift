@@ -51,15 +51,4 @@ public struct HTTPRequest: Sendable {
     public var queryItems: [(name: String, value: String)] {
         queryString.items
     }
-
-    /// The first value of query parameter `name`, decoded; only that value is decoded.
-    public func query(_ name: String) -> String? {
-        var found: String?
-        queryString.forEachPair { pairName, value in
-            guard pairName.equals(name) else { return true }
-            found = value.decoded
-            return false
-        }
-        return found
-    }
 }

@@ -25,6 +25,11 @@ public struct QueryString: Sendable {
         start = 0
     }
 
+    /// The query as it stands in a request-target, after the `?`.
+    public var encoded: String {
+        String(decoding: text.utf8.dropFirst(start), as: UTF8.self)
+    }
+
     /// The query that starts at UTF-8 offset `start` of `text` (a request-target, after its
     /// `?`); nil when a name or value has an invalid percent-escape, or is not UTF-8 once decoded.
     init?(validating text: String, from start: Int) {

@@ -41,38 +41,48 @@ enum RequestHeadParser {
             return .incomplete
         }
 
+        /// Reads a request-line part that ends with one space (the method, the
+        /// request-target): the bytes from `index` that `isPart` accepts. Sets `part` and
+        /// moves past the space, returning nil; otherwise returns what to answer. Its
+        /// length is checked whether or not the space has arrived, so a head sent in pieces
+        /// is refused exactly when the same head sent whole is (found by fuzzing).
+        private mutating func readSpaceEndedPart(
+            into part: inout Range<Int>, maxBytes: Int, tooLong status: HTTPStatus, _ tooLong: @autoclosure () -> String,
+            malformed: StaticString, _ isPart: (UInt8) -> Bool
+        ) -> ParseResult<RequestHead>? {
+            let start = index
+            while index < buffer.count, isPart(buffer[index]) { index += 1 }
+            if index - start > maxBytes { return .invalid(status, reason: tooLong()) }
+            guard index < buffer.count else { return incomplete() }
+            guard index > start, buffer[index] == 0x20 else { return .invalid(.badRequest, reason: malformed.description) }
+            part = start..<index
+            index += 1
+            return nil
+        }
+
         mutating func parseHead() -> ParseResult<RequestHead> {
             // RFC 9112 §2.2: ignore empty lines received before the request-line.
             while index + 1 < buffer.count, buffer[index] == 0x0D, buffer[index + 1] == 0x0A { index += 2 }
             let headStart = index
 
             // method = token
-            let methodStart = index
-            while index < buffer.count, HTTPToken.isToken(buffer[index]) { index += 1 }
-            // Checked whether or not the space has arrived, so a head sent in pieces is
-            // refused exactly when the same head sent whole is (found by fuzzing).
-            if index - methodStart > RequestHeadParser.maxMethodBytes {
-                return .invalid(.badRequest, reason: "the method is too long")
+            var methodRange = 0..<0
+            if let refused = readSpaceEndedPart(
+                into: &methodRange, maxBytes: RequestHeadParser.maxMethodBytes, tooLong: .badRequest, "the method is too long",
+                malformed: "the request line does not start with a method token and one space", HTTPToken.isToken)
+            {
+                return refused
             }
-            guard index < buffer.count else { return incomplete() }
-            guard index > methodStart, buffer[index] == 0x20 else {
-                return .invalid(.badRequest, reason: "the request line does not start with a method token and one space")
-            }
-            let methodEnd = index
-            index += 1
 
             // request-target: visible ASCII only (RFC 3986 characters are a subset).
-            let targetStart = index
-            while index < buffer.count, buffer[index] > 0x20, buffer[index] < 0x7F { index += 1 }
-            if index - targetStart > limits.maxURIBytes {
-                return .invalid(.uriTooLong, reason: "the request-target exceeds \(limits.maxURIBytes) bytes")
+            var target = 0..<0
+            let maxURIBytes = limits.maxURIBytes
+            if let refused = readSpaceEndedPart(
+                into: &target, maxBytes: maxURIBytes, tooLong: .uriTooLong, "the request-target exceeds \(maxURIBytes) bytes",
+                malformed: "the request-target contains a byte that is not visible ASCII", { $0 > 0x20 && $0 < 0x7F })
+            {
+                return refused
             }
-            guard index < buffer.count else { return incomplete() }
-            guard index > targetStart, buffer[index] == 0x20 else {
-                return .invalid(.badRequest, reason: "the request-target contains a byte that is not visible ASCII")
-            }
-            let targetEnd = index
-            index += 1
 
             // HTTP-version = "HTTP/" DIGIT "." DIGIT, then CRLF.
             let versionStart = index
@@ -151,9 +161,9 @@ enum RequestHeadParser {
                 return .invalid(.requestHeaderFieldsTooLarge, reason: "the request head exceeds \(limits.maxHeadBytes) bytes")
             }
 
-            let method = HTTPMethod(rawValue: string(methodStart..<methodEnd))
+            let method = HTTPMethod(rawValue: string(methodRange))
             switch RequestSemantics.check(
-                method: method, target: UnsafeBufferPointer(rebasing: buffer[targetStart..<targetEnd]),
+                method: method, target: UnsafeBufferPointer(rebasing: buffer[target]),
                 version: version, headers: headers, limits: limits)
             {
             case .success(let head):

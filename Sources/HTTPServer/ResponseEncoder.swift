@@ -140,33 +140,15 @@ enum ResponseEncoder {
                 bytes.write(": ")
                 bytes.write(utf8: value)
             }
-            if let vary {
-                bytes.write("\r\nVary: ")
-                bytes.write(utf8: vary)
-            }
-            if let etag {
-                bytes.write("\r\nETag: ")
-                bytes.write(utf8: etag)
-            }
-            if let contentType {
-                bytes.write("\r\nContent-Type: ")
-                bytes.write(utf8: contentType)
-            }
+            bytes.write("\r\nVary: ", ifPresent: vary)
+            bytes.write("\r\nETag: ", ifPresent: etag)
+            bytes.write("\r\nContent-Type: ", ifPresent: contentType)
             if response.acceptsRanges {
                 bytes.write(acceptRangesField)
             }
-            if let contentRange {
-                bytes.write("\r\nContent-Range: ")
-                bytes.write(utf8: contentRange)
-            }
-            if let contentEncoding {
-                bytes.write("\r\nContent-Encoding: ")
-                bytes.write(utf8: contentEncoding)
-            }
-            if let cacheControl {
-                bytes.write("\r\nCache-Control: ")
-                bytes.write(utf8: cacheControl)
-            }
+            bytes.write("\r\nContent-Range: ", ifPresent: contentRange)
+            bytes.write("\r\nContent-Encoding: ", ifPresent: contentEncoding)
+            bytes.write("\r\nCache-Control: ", ifPresent: cacheControl)
             if omit.cors {
                 bytes.write("\r\nAccess-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: ")
                 bytes.write(utf8: exposedHeaders)

@@ -10,8 +10,11 @@ public final class InMemoryHTTPClient {
     public let connection: InMemoryConnection
     var received: [UInt8] = []
 
-    public init(router: Router, configuration: HTTPServerConfiguration = HTTPServerConfiguration()) {
-        connection = InMemoryConnection(router: router, configuration: configuration)
+    /// - Parameter remoteAddress: the peer's address as handlers see it (login throttling is per address).
+    public init(
+        router: Router, configuration: HTTPServerConfiguration = HTTPServerConfiguration(), remoteAddress: String = "127.0.0.1"
+    ) {
+        connection = InMemoryConnection(router: router, configuration: configuration, remoteAddress: remoteAddress)
     }
 
     /// Sends `request` and returns the first response it completes.

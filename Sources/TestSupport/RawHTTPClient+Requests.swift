@@ -1,3 +1,5 @@
+import HTTPServer
+
 extension RawHTTPClient {
     /// Sends one HTTP/1.1 request on this connection (keep-alive) and reads its response.
     public func request(
@@ -11,6 +13,13 @@ extension RawHTTPClient {
     public func requestJSON(_ method: String, _ target: String, json: String? = nil, token: String? = nil) throws -> Response {
         let (headers, body) = Self.jsonRequestParts(json: json, token: token)
         return try request(method, target, headers: headers, body: body)
+    }
+
+    /// `path` with `query` after a `?` (none when it is empty), every byte of a name or
+    /// value but the unreserved ones (RFC 3986 §2.3) percent-encoded.
+    public static func target(_ path: String, query: [(String, String)]) -> String {
+        guard !query.isEmpty else { return path }
+        return path + "?" + QueryString(items: query.map { (name: $0.0, value: $0.1) }).encoded
     }
 
     /// The bytes of an HTTP/1.1 request with a `Host`, the given fields and, with a body,

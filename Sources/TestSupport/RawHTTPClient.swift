@@ -1,5 +1,6 @@
 import Basics
 import Descriptors
+import Foundation
 import Glibc
 
 /// A test client speaking HTTP/1.1 over a plain blocking socket, byte for byte as the
@@ -25,6 +26,19 @@ public final class RawHTTPClient {
         }
 
         public var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+        /// The body as a JSON object; throws when it is not one.
+        public func object() throws -> [String: Any] {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+                throw ClientError.notAJSONObject(String(bodyText.prefix(200)))
+            }
+            return object
+        }
+
+        /// The `detail` of a problem body (RFC 9457); empty when there is none.
+        public var problemDetail: String {
+            (try? object())?["detail"] as? String ?? ""
+        }
 
         /// Removes the first whole response from the front of `bytes`; nil while it is
         /// incomplete. `forHead` as in `readResponse`.
@@ -70,6 +84,7 @@ public final class RawHTTPClient {
         case timedOut
         case closedBeforeResponse(received: Int)
         case malformedResponse(String)
+        case notAJSONObject(String)
 
         public var description: String {
             switch self {
@@ -77,6 +92,7 @@ public final class RawHTTPClient {
             case .timedOut: "no response before the timeout"
             case .closedBeforeResponse(let received): "the server closed the connection after \(received) bytes"
             case .malformedResponse(let what): "malformed response: \(what)"
+            case .notAJSONObject(let body): "the body is not a JSON object: \(body)"
             }
         }
     }

@@ -11,10 +11,6 @@ import TestSupport
             + "Content-Length: \(json.utf8.count)\r\n\r\n\(json)"
     }
 
-    static func object(_ response: RawHTTPClient.Response) throws -> [String: Any] {
-        try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
-    }
-
     @Test func registerSignInAndReadTheProfile() throws {
         let client = try PipelineApplication.client()
         let name = "pipeline_\(UInt32.random(in: 0...UInt32.max))"
@@ -23,10 +19,10 @@ import TestSupport
         #expect(registered.status == 201)
         let login = try client.send(Self.post("/users/login", credentials))
         #expect(login.status == 200)
-        let token = try #require(try Self.object(login)["token"] as? String)
+        let token = try #require(try login.object()["token"] as? String)
         let me = try client.send("GET /users/me HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(token)\r\n\r\n")
         #expect(me.status == 200)
-        #expect(try Self.object(me)["username"] as? String == name)
+        #expect(try me.object()["username"] as? String == name)
         #expect(try client.send(Self.post("/users", credentials)).status == 409)
     }
 

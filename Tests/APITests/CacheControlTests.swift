@@ -109,12 +109,7 @@ import WebAssets
 
     /// The whole rule, for every route, as a client sees it on the wire.
     @Test func everyRouteAnswersWithTheRule() throws {
-        let client = try PipelineApplication.client()
-        let name = "cache_\(UInt32.random(in: 0...UInt32.max))"
-        let registered = try client.requestJSON("POST", "/users", json: #"{"username":"\#(name)","password":"correct horse battery staple"}"#)
-        let token = try #require(try JSONSerialization.jsonObject(with: Data(registered.body)) as? [String: Any])["token"] as! String
-        let walk = try client.requestJSON("POST", "/walks", token: token)
-        let walkID = try #require(try JSONSerialization.jsonObject(with: Data(walk.body)) as? [String: Any])["walkID"] as! String
+        let (client, name, token, walkID) = try PipelineApplication.userWithAWalk("cache")
         let examples = try Self.allExamples()
         let shared = try Self.shared()
         // Logging out ends the token: last.

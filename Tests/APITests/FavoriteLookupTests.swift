@@ -13,17 +13,11 @@ import TestSupport
         init() throws {
             client = try PipelineApplication.client()
             let name = "hearts_\(UInt32.random(in: 0...UInt32.max))"
-            let registered = try client.requestJSON(
-                "POST", "/users", json: #"{"username":"\#(name)","password":"correct horse battery staple"}"#)
-            token = try #require(try Self.object(registered)["token"] as? String)
+            token = try client.registerUser(named: name)
         }
 
         func send(_ method: String, _ target: String) throws -> RawHTTPClient.Response {
             try client.requestJSON(method, target, token: token)
-        }
-
-        static func object(_ response: RawHTTPClient.Response) throws -> [String: Any] {
-            try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any], "\(response.bodyText)")
         }
     }
 
@@ -48,18 +42,18 @@ import TestSupport
         for id in ids {
             let saved = try user.send("PUT", "/favorites/\(id)")
             #expect(saved.status == 201 || saved.status == 200)
-            try Self.expectPlace(try SignedIn.object(saved))
+            try Self.expectPlace(try saved.object())
             let viewed = try user.send("PUT", "/recents/\(id)")
-            try Self.expectPlace(try SignedIn.object(viewed))
+            try Self.expectPlace(try viewed.object())
         }
-        let favorites = try #require(try SignedIn.object(try user.send("GET", "/favorites?limit=200"))["favorites"] as? [[String: Any]])
-        let recents = try #require(try SignedIn.object(try user.send("GET", "/recents?limit=100"))["recents"] as? [[String: Any]])
+        let favorites = try #require(try user.send("GET", "/favorites?limit=200").object()["favorites"] as? [[String: Any]])
+        let recents = try #require(try user.send("GET", "/recents?limit=100").object()["recents"] as? [[String: Any]])
         #expect(favorites.count == Set(ids).count && recents.count == Set(ids).count)
         for item in favorites + recents { try Self.expectPlace(item) }
         let one = try user.send("GET", "/favorites/\(ids[0])")
         #expect(one.status == 200)
-        try Self.expectPlace(try SignedIn.object(one))
-        #expect(try SignedIn.object(one)["savedAt"] is String)
+        try Self.expectPlace(try one.object())
+        #expect(try one.object()["savedAt"] is String)
     }
 
     /// Random `ids` lists (saved, unsaved, unknown, repeated) against the saved set,
@@ -83,7 +77,7 @@ import TestSupport
             if round % 4 == 0, let first = ids.first { ids.append(first) }
             let response = try user.send("GET", "/favorites?ids=\(ids.joined(separator: ","))")
             #expect(response.status == 200)
-            let json = try SignedIn.object(response)
+            let json = try response.object()
             #expect(json["nextCursor"] is NSNull)
             let favorites = try #require(json["favorites"] as? [[String: Any]])
             let expected = savedOrder.reversed().filter { ids.contains($0) }
@@ -98,7 +92,7 @@ import TestSupport
         let bob = try SignedIn()
         #expect(try ann.send("PUT", "/favorites/705740f-a").status == 201)
         #expect(try bob.send("GET", "/favorites/705740f-a").status == 404)
-        let hearts = try SignedIn.object(try bob.send("GET", "/favorites?ids=705740f-a"))
+        let hearts = try bob.send("GET", "/favorites?ids=705740f-a").object()
         #expect((hearts["favorites"] as? [Any])?.isEmpty == true)
     }
 
@@ -123,7 +117,7 @@ import TestSupport
         }
         #expect(response.status == 400, "\(query)")
         #expect(response.header("Content-Type") == "application/problem+json")
-        let detail = try SignedIn.object(response)["detail"] as? String ?? ""
+        let detail = response.problemDetail
         #expect(detail.split { !$0.isLetter && !$0.isNumber }.contains(Substring(parameter)), "\(query): \(detail)")
     }
 

@@ -8,4 +8,16 @@ enum PipelineApplication {
     static func client() throws -> InMemoryHTTPClient {
         try shared.get().inMemoryClient()
     }
+
+    /// A connection, a new user `<prefix>_<random>` signed up on it, and a walk of theirs.
+    static func userWithAWalk(_ prefix: String) throws -> (client: InMemoryHTTPClient, name: String, token: String, walkID: String) {
+        let client = try client()
+        let name = "\(prefix)_\(UInt32.random(in: 0...UInt32.max))"
+        let token = try client.registerUser(named: name)
+        let walk = try client.requestJSON("POST", "/walks", token: token).object()
+        guard let walkID = walk["walkID"] as? String else {
+            throw RawHTTPClient.ClientError.malformedResponse("POST /walks: \(walk)")
+        }
+        return (client, name, token, walkID)
+    }
 }

@@ -11,8 +11,7 @@ import TestSupport
         let photo = try SharedCatalog.catalog().photos[31_337].photoID
         for index in 0..<3 {
             let name = "popular\(index)_\(UInt32.random(in: 0...UInt32.max))"
-            let registered = try client.requestJSON("POST", "/users", json: #"{"username":"\#(name)","password":"correct horse battery staple"}"#)
-            let token = try #require(try JSONSerialization.jsonObject(with: Data(registered.body)) as? [String: Any])["token"] as! String
+            let token = try client.registerUser(named: name)
             #expect(try client.requestJSON("PUT", "/favorites/\(photo)", token: token).status == 201)
         }
         // The list may lag the favorites by up to a second.
@@ -20,7 +19,7 @@ import TestSupport
         for _ in 0..<30 where listed == nil {
             let response = try client.request("GET", "/photos/popular?days=1&limit=100")
             #expect(response.status == 200 && response.header("ETag") == nil && response.header("Cache-Control") == nil)
-            let body = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+            let body = try response.object()
             #expect(body["days"] as? Int == 1)
             listed = (body["photos"] as? [[String: Any]])?.first { $0["photoID"] as? String == photo }
             if listed == nil { usleep(100_000) }

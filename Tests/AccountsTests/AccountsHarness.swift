@@ -6,7 +6,7 @@ import TestSupport
 import UserData
 
 /// One test's accounts: its own temporary directory and database, a hand-moved
-/// clock, a fake catalog, and the routes, called the way the server calls them.
+/// clock, a fake catalog, and the routes, reached through the server's request pipeline.
 final class AccountsHarness {
     private let temporary: TemporaryDirectory
     /// This harness's PostgreSQL database when the tests run against PostgreSQL.
@@ -38,48 +38,25 @@ final class AccountsHarness {
     /// The SQLite store's file (the tests that open it run on SQLite only).
     var databasePath: String { directory + "/accounts.sqlite" }
 
-    /// Routes a request and runs its handler, rendering a thrown `HTTPError` the way
-    /// the server would (status, headers, title, detail).
+    /// Sends a request from `remoteAddress` through the server's request pipeline
+    /// (parser, router, handler, problem rendering, encoder), without a socket.
     func send(
         _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], json: [String: Any]? = nil,
         rawBody: [UInt8]? = nil, contentType: String? = "application/json", token: String? = nil,
         authorization: String? = nil, from remoteAddress: String = "192.0.2.1"
     ) throws -> TestResponse {
-        try Self.send(
-            method, path, query: query, json: json, rawBody: rawBody, contentType: contentType, token: token,
-            authorization: authorization, from: remoteAddress, through: router)
-    }
-
-    /// `send` on any thread: needs only the (Sendable) router.
-    static func send(
-        _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], json: [String: Any]? = nil,
-        rawBody: [UInt8]? = nil, contentType: String? = "application/json", token: String? = nil,
-        authorization: String? = nil, from remoteAddress: String = "192.0.2.1", through router: Router
-    ) throws -> TestResponse {
-        var headers = HTTPHeaders()
+        var headers: [(String, String)] = []
         var body: [UInt8] = rawBody ?? []
         if let json {
             body = Array(try JSONSerialization.data(withJSONObject: json))
         }
-        if let contentType, !body.isEmpty { headers.add("Content-Type", contentType) }
-        if let token { headers.add("Authorization", "Bearer \(token)") }
-        if let authorization { headers.add("Authorization", authorization) }
-        var request = HTTPRequest(
-            method: method, target: path, path: path, queryItems: query.map { (name: $0.0, value: $0.1) },
-            headers: headers, body: body, remoteAddress: remoteAddress)
-        guard case .found(let handler, let parameters, _) = router.match(method, path: path) else {
-            throw HarnessError.noRoute("\(method) \(path)")
-        }
-        request.pathParameters = parameters
-        if case .deferred(let run) = handler {
-            return TestResponse(HTTPResponder.awaitingAnswer(to: request, from: run))
-        }
-        guard case .blocking(let run) = handler else { throw HarnessError.notBlocking("\(method) \(path)") }
-        do {
-            return TestResponse(try run(request))
-        } catch let error as HTTPError {
-            return TestResponse(error)
-        }
+        if let contentType, !body.isEmpty { headers.append(("Content-Type", contentType)) }
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        if let authorization { headers.append(("Authorization", authorization)) }
+        let client = InMemoryHTTPClient(router: router, remoteAddress: remoteAddress)
+        return TestResponse(
+            try client.request(
+                method.rawValue, RawHTTPClient.target(path, query: query), headers: headers, body: body.isEmpty ? nil : body))
     }
 
     /// Registers `username` and returns its token.
@@ -96,8 +73,6 @@ final class AccountsHarness {
     }
 
     enum HarnessError: Error {
-        case noRoute(String)
-        case notBlocking(String)
         case unexpectedStatus(Int, String?)
     }
 

@@ -1,44 +1,24 @@
-import Foundation
-@testable import HTTPServer
+import HTTPServer
+import TestSupport
 
-/// What a handler answered: its response, or the problem its `HTTPError` renders to.
+/// A response as a client reads it, with its JSON and a problem's `title` and `detail` at hand.
 struct TestResponse {
-    let status: Int
+    let response: RawHTTPClient.Response
     let headers: HTTPHeaders
-    let body: [UInt8]
+    /// The body as a JSON object (empty when it is not one).
+    let json: [String: Any]
+
+    init(_ response: RawHTTPClient.Response) {
+        self.response = response
+        headers = HTTPHeaders(response.headers)
+        json = (try? response.object()) ?? [:]
+    }
+
+    var status: Int { response.status }
+    var body: [UInt8] { response.body }
     /// For problems: the `title` and `detail` members.
-    let title: String?
-    let detail: String?
-
-    /// A response; a problem's `title` and `detail` are read from its body (what a
-    /// `deferred` handler's responder rendered).
-    init(_ response: HTTPResponse) {
-        status = response.status.code
-        headers = response.headers
-        body = response.body
-        let problem = response.status.code >= 400
-            ? (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] : nil
-        title = problem?["title"] as? String
-        detail = problem?["detail"] as? String
-    }
-
-    /// The problem as the server sends it: `problemResponse` renders the body.
-    init(_ error: HTTPError) {
-        let response = error.problemResponse
-        status = response.status.code
-        headers = response.headers
-        body = response.body
-        title = error.title
-        detail = error.detail
-    }
-
-    /// The body as a JSON object (empty when there is none).
-    var json: [String: Any] {
-        guard !body.isEmpty, let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
-            return [:]
-        }
-        return object
-    }
+    var title: String? { status >= 400 ? json["title"] as? String : nil }
+    var detail: String? { status >= 400 ? json["detail"] as? String : nil }
 
     /// The `User` of a session body.
     var user: [String: Any] { json["user"] as? [String: Any] ?? [:] }

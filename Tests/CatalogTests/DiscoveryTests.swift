@@ -37,7 +37,7 @@ import TestSupport
         let client = try Self.client()
         let response = try client.request("GET", "/topics")
         #expect(response.status == 200)
-        let topics = try #require(try LocationRoutesTests.object(response)["topics"] as? [[String: Any]])
+        let topics = try #require(try response.object()["topics"] as? [[String: Any]])
         let oracle = try TopicOracle.load()
         #expect(topics.count == oracle.topics.count)
         for (topic, expected) in zip(topics, oracle.topics) {
@@ -94,7 +94,7 @@ import TestSupport
         let client = try Self.client()
         let response = try client.request("GET", target)
         #expect(response.status == 400, "\(target)")
-        #expect((try LocationRoutesTests.object(response)["detail"] as? String)?.contains("'\(parameter)'") == true, "\(target)")
+        #expect(response.problemDetail.contains("'\(parameter)'"), "\(target)")
     }
 
     /// The cone against brute force over every location, on seeded random points,
@@ -129,7 +129,7 @@ import TestSupport
         for heading in ["0", "123.4", "359.9"] {
             let response = try client.request(
                 "GET", "/nearby?lat=\(location.latitude)&lon=\(location.longitude)&limit=20&heading=\(heading)&fov=1")
-            let json = try LocationRoutesTests.object(response)
+            let json = try response.object()
             let locations = try #require(json["locations"] as? [[String: Any]])
             let first = try #require(locations.first)
             #expect(first["locationID"] as? String == location.locationID && first["bearing"] as? Double == 0, "at the point")
@@ -140,7 +140,7 @@ import TestSupport
                 #expect(entry["bearing"] as? Double == (tenths == 3600 ? 0 : tenths / 10), "\(other.id)")
             }
         }
-        let plain = try LocationRoutesTests.object(try client.request("GET", "/nearby?lat=40.73&lon=-73.98"))
+        let plain = try client.request("GET", "/nearby?lat=40.73&lon=-73.98").object()
         #expect((plain["locations"] as? [[String: Any]])?.allSatisfy { $0["bearing"] == nil } == true, "no heading, no bearing")
     }
 }

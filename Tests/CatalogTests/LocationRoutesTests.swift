@@ -13,10 +13,6 @@ import TestSupport
         return InMemoryHTTPClient(router: router)
     }
 
-    static func object(_ response: RawHTTPClient.Response) throws -> [String: Any] {
-        try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
-    }
-
     /// Pages through a location with `limit` and the year filter to the end; returns the
     /// photo IDs in order, after checking every page's shape against the oracle's location.
     static func pageThrough(
@@ -32,7 +28,7 @@ import TestSupport
             let target = "/locations/\(location.id)?\(filters)" + (cursor.map { "&cursor=\($0)" } ?? "")
             let response = try client.request("GET", target)
             try #require(response.status == 200, "\(target): \(response.bodyText)")
-            let json = try object(response)
+            let json = try response.object()
             #expect(json["locationID"] as? String == location.id)
             #expect(json["latitude"] as? Double == location.latitude && json["longitude"] as? Double == location.longitude)
             #expect(json["borough"] as? String == location.borough?.rawValue)
@@ -73,7 +69,7 @@ import TestSupport
         for limit in [1, 61, 100] {
             #expect(try Self.pageThrough(largest, limit: limit, from: nil, to: nil, client: client) == largest.photos.map(\.id))
         }
-        let first = try Self.object(try client.request("GET", "/locations/\(largest.id)"))
+        let first = try client.request("GET", "/locations/\(largest.id)").object()
         #expect((first["photos"] as? [Any])?.count == 50, "the default limit")
     }
 
@@ -83,7 +79,7 @@ import TestSupport
         let location = try #require(oracle.locations.first)
         let response = try client.request("GET", "/locations/\(location.id)?from=9000")
         #expect(response.status == 200)
-        let json = try Self.object(response)
+        let json = try response.object()
         #expect(json["photoCount"] as? Int == 0)
         #expect((json["photos"] as? [Any])?.isEmpty == true)
         #expect(json["nextCursor"] is NSNull)
@@ -136,12 +132,12 @@ import TestSupport
         let response = try client.request("GET", "/locations/40.802963,-73.963849?\(query)")
         #expect(response.status == 400, "\(query)")
         #expect(response.header("Content-Type") == "application/problem+json")
-        #expect((try Self.object(response)["detail"] as? String)?.contains("'\(parameter)'") == true, "\(query)")
+        #expect(response.problemDetail.contains("'\(parameter)'"), "\(query)")
     }
 
     @Test func aCursorIsValidOnlyForItsLocationAndFilters() throws {
         let client = try Self.client()
-        let page = try Self.object(try client.request("GET", "/locations/40.802963,-73.963849?limit=10&from=1900"))
+        let page = try client.request("GET", "/locations/40.802963,-73.963849?limit=10&from=1900").object()
         let cursor = try #require(page["nextCursor"] as? String)
         #expect(try client.request("GET", "/locations/40.802963,-73.963849?limit=10&from=1900&cursor=\(cursor)").status == 200)
         #expect(try client.request("GET", "/locations/40.802963,-73.963849?limit=99&from=1900&cursor=\(cursor)").status == 200,

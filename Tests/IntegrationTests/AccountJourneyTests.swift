@@ -5,9 +5,6 @@ import TestSupport
 /// A user's whole life over one real keep-alive connection: register, use the token,
 /// save favorites, change the password, log out, delete the account.
 @Suite struct AccountJourneyTests {
-    private func object(_ response: RawHTTPClient.Response) throws -> [String: Any] {
-        try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
-    }
 
     @Test func registerSaveFavoritesAndLeave() throws {
         let app = try TestApplication()
@@ -16,20 +13,20 @@ import TestSupport
         let registered = try client.requestJSON(
             "POST", "/users", json: #"{"username":"Stuyvesant","password":"a long walk down the Bowery"}"#)
         #expect(registered.status == 201)
-        let token = try #require(try object(registered)["token"] as? String)
+        let token = try #require(try registered.object()["token"] as? String)
 
         let saved = try client.requestJSON("PUT", "/favorites/729011f-a", token: token)
         #expect(saved.status == 201)
         let savedAgain = try client.requestJSON("PUT", "/favorites/729011f-a", token: token)
         #expect(savedAgain.status == 200)
-        #expect(try object(savedAgain)["savedAt"] as? String == object(saved)["savedAt"] as? String)
+        #expect(try savedAgain.object()["savedAt"] as? String == saved.object()["savedAt"] as? String)
         #expect(try client.requestJSON("PUT", "/favorites/not-a-photo", token: token).status == 404)
 
-        let me = try object(client.requestJSON("GET", "/users/me", token: token))
+        let me = try client.requestJSON("GET", "/users/me", token: token).object()
         #expect(me["username"] as? String == "Stuyvesant")
         #expect(me["favoriteCount"] as? Int == 1)
 
-        let list = try object(client.requestJSON("GET", "/favorites", token: token))
+        let list = try client.requestJSON("GET", "/favorites", token: token).object()
         let favorites = try #require(list["favorites"] as? [[String: Any]])
         #expect(favorites.map { $0["photoID"] as? String } == ["729011f-a"])
         #expect(favorites.first?["thumbnailURL"] is String)
@@ -39,7 +36,7 @@ import TestSupport
         let otherLogin = try client.requestJSON(
             "POST", "/users/login", json: #"{"username":"stuyvesant","password":"a long walk down the Bowery"}"#)
         #expect(otherLogin.status == 200)
-        let otherToken = try #require(try object(otherLogin)["token"] as? String)
+        let otherToken = try #require(try otherLogin.object()["token"] as? String)
         let changed = try client.requestJSON(
             "PUT", "/users/me/password",
             json: #"{"currentPassword":"a long walk down the Bowery","newPassword":"uptown by the elevated train"}"#,
@@ -55,7 +52,7 @@ import TestSupport
 
         let relogin = try client.requestJSON(
             "POST", "/users/login", json: #"{"username":"STUYVESANT","password":"uptown by the elevated train"}"#)
-        let newToken = try #require(try object(relogin)["token"] as? String)
+        let newToken = try #require(try relogin.object()["token"] as? String)
         let deleted = try client.requestJSON(
             "DELETE", "/users/me", json: #"{"password":"uptown by the elevated train"}"#, token: newToken)
         #expect(deleted.status == 204)

@@ -29,19 +29,16 @@ import TestSupport
 
         let server = try ServerProcess(dataDirectory: directory.path)
         let client = try RawHTTPClient(port: server.port)
-        func object(_ response: RawHTTPClient.Response) throws -> [String: Any] {
-            try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
-        }
 
         let me = try client.requestJSON("GET", "/users/me", token: users[0].token)
         #expect(me.status == 200, "the old token still works")
-        let profile = try object(me)
+        let profile = try me.object()
         #expect(profile["username"] as? String == "Old.Timer")
         #expect(profile["createdAt"] as? String == "2026-11-01T12:00:00Z")
         #expect(profile["favoriteCount"] as? Int == photos.count)
         #expect(profile["displayName"] is NSNull)
         #expect(profile["home"] is NSNull)
-        let favorites = try object(client.requestJSON("GET", "/favorites", token: users[0].token))
+        let favorites = try client.requestJSON("GET", "/favorites", token: users[0].token).object()
         let listed = (favorites["favorites"] as? [[String: Any]] ?? []).compactMap { $0["photoID"] as? String }
         #expect(listed == photos.reversed(), "every favorite, in save order")
         #expect(try client.requestJSON("GET", "/users/me", token: users[1].token).status == 200)
@@ -54,9 +51,9 @@ import TestSupport
             "PATCH", "/users/me", json: #"{"displayName":"Old Timer","home":{"latitude":40.7,"longitude":-73.99}}"#,
             token: users[0].token)
         #expect(patched.status == 200)
-        #expect(try object(patched)["displayName"] as? String == "Old Timer")
+        #expect(try patched.object()["displayName"] as? String == "Old Timer")
         #expect(try client.requestJSON("PUT", "/recents/\(photos[0])", token: users[0].token).status == 200)
-        let recents = try object(client.requestJSON("GET", "/recents", token: users[0].token))
+        let recents = try client.requestJSON("GET", "/recents", token: users[0].token).object()
         #expect((recents["recents"] as? [[String: Any]])?.count == 1)
         #expect(try client.requestJSON("PUT", "/favorites/\(photos[0])", token: users[0].token).status == 200)
         #expect(try client.requestJSON("PUT", "/favorites/729683f-a", token: users[1].token).status == 201)

@@ -49,10 +49,10 @@ import TestSupport
             let registered = try connection.requestJSON(
                 "POST", "/users", json: #"{"username":"\#(name)","password":"\#(Self.password(0))"}"#)
             try #require(registered.status == 201)
-            let token = try #require(try Self.object(registered)["token"] as? String)
+            let token = try #require(try registered.object()["token"] as? String)
             let walk = try connection.requestJSON("POST", "/walks", token: token)
             try #require(walk.status == 201)
-            users.append((name, token, try #require(try Self.object(walk)["walkID"] as? String)))
+            users.append((name, token, try #require(try walk.object()["walkID"] as? String)))
         }
 
         let acknowledged = Mutex<[Acknowledged]>(Array(repeating: Acknowledged(), count: Self.clients))
@@ -115,25 +115,25 @@ import TestSupport
             for number in [acks[client].password, acks[client].password + 1] where token == nil {
                 let login = try connection.requestJSON(
                     "POST", "/users/login", json: #"{"username":"\#(user.name)","password":"\#(Self.password(number))"}"#)
-                if login.status == 200 { token = try Self.object(login)["token"] as? String }
+                if login.status == 200 { token = try login.object()["token"] as? String }
             }
             let signedIn = try #require(token, "\(user.name) cannot sign in with an acknowledged password")
 
             let favorites = try connection.requestJSON("GET", "/favorites?limit=200", token: signedIn)
-            let saved = Set(((try Self.object(favorites))["favorites"] as? [[String: Any]] ?? []).compactMap { $0["photoID"] as? String })
+            let saved = Set(((try favorites.object())["favorites"] as? [[String: Any]] ?? []).compactMap { $0["photoID"] as? String })
             #expect(Set(acks[client].favorites).isSubset(of: saved), "\(user.name): favorites lost")
 
             let recents = try connection.requestJSON("GET", "/recents?limit=100", token: signedIn)
-            let viewed = Set(((try Self.object(recents))["recents"] as? [[String: Any]] ?? []).compactMap { $0["photoID"] as? String })
+            let viewed = Set(((try recents.object())["recents"] as? [[String: Any]] ?? []).compactMap { $0["photoID"] as? String })
             #expect(Set(acks[client].recents).isSubset(of: viewed), "\(user.name): recents lost")
 
             let walk = try connection.requestJSON("GET", "/walks/\(user.walkID)?limit=1", token: signedIn)
-            let pointCount = ((try Self.object(walk))["walk"] as? [String: Any])?["pointCount"] as? Int ?? -1
+            let pointCount = ((try walk.object())["walk"] as? [String: Any])?["pointCount"] as? Int ?? -1
             #expect(pointCount >= acks[client].walkPoints, "\(user.name): walk points lost")
 
             if let step = acks[client].displayNameStep {
                 let me = try connection.requestJSON("GET", "/users/me", token: signedIn)
-                let name = try Self.object(me)["displayName"] as? String ?? ""
+                let name = try me.object()["displayName"] as? String ?? ""
                 let stored = Int(name.split(separator: " ").last ?? "") ?? -1
                 #expect(stored >= step, "\(user.name): display name of step \(step) lost")
             }
@@ -143,16 +143,12 @@ import TestSupport
         #expect(try database.queryFirst("PRAGMA integrity_check") { $0.text(0) } == "ok")
     }
 
-    private static func object(_ response: RawHTTPClient.Response) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
-    }
-
     /// Photo IDs of the real catalog around Midtown and Union Square.
     private static func photoIDs(port: Int) throws -> [String] {
         let connection = try RawHTTPClient(port: port)
         var ids: [String] = []
         for (lat, lon) in [(40.7359, -73.9911), (40.7527, -73.9772)] {
-            let nearby = try object(try connection.request("GET", "/nearby?lat=\(lat)&lon=\(lon)&limit=100&photos=50"))
+            let nearby = try connection.request("GET", "/nearby?lat=\(lat)&lon=\(lon)&limit=100&photos=50").object()
             for location in nearby["locations"] as? [[String: Any]] ?? [] {
                 ids += (location["photos"] as? [[String: Any]] ?? []).compactMap { $0["photoID"] as? String }
             }

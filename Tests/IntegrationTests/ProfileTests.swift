@@ -17,7 +17,7 @@ import TestSupport
             contentType: "application/merge-patch+json")
         #expect(named.status == 200)
         #expect(named.header("Content-Type") == "application/json; charset=utf-8")
-        let afterName = try SignedInClient.object(named)
+        let afterName = try named.object()
         #expect(afterName["displayName"] as? String == "Berenice Abbott", "stored trimmed")
         #expect(afterName["home"] is NSNull)
         #expect(afterName["username"] as? String == "Berenice")
@@ -27,7 +27,7 @@ import TestSupport
             "PATCH", "/users/me", body: #"{"home":{"latitude":40.7359,"longitude":-73.9911}}"#,
             contentType: "Application/JSON; charset=utf-8")
         #expect(placed.status == 200)
-        let afterHome = try SignedInClient.object(placed)
+        let afterHome = try placed.object()
         #expect(afterHome["displayName"] as? String == "Berenice Abbott", "a missing field stays")
         #expect(home(afterHome) == [40.7359, -73.9911])
 
@@ -112,7 +112,7 @@ import TestSupport
             let response = try user.send("PATCH", "/users/me", body: body, contentType: contentType)
             #expect(response.status == status, "\(body): \(response.bodyText)")
             #expect(response.header("Content-Type") == "application/problem+json", "\(body)")
-            let problem = try SignedInClient.object(response)
+            let problem = try response.object()
             let text = "\(problem["title"] ?? "") \(problem["detail"] ?? "")"
             #expect(mentions(text, name), "\(body): \(text) does not name \(name)")
             let after = try user.object("GET", "/users/me")

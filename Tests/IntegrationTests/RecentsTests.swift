@@ -15,7 +15,7 @@ import TestSupport
         for photo in photos.prefix(3) {
             let viewed = try user.send("PUT", "/recents/\(photo)")
             #expect(viewed.status == 200)
-            let body = try SignedInClient.object(viewed)
+            let body = try viewed.object()
             #expect(body["photoID"] as? String == photo)
             #expect(body["thumbnailURL"] as? String == "https://oldnyc-assets.nypl.org/thumb/\(photo).jpg")
             #expect(body["width"] is Int)
@@ -82,7 +82,7 @@ import TestSupport
             let response = try user.send("GET", "/recents?limit=\(limit)")
             #expect(response.status == 400, "limit=\(limit)")
             #expect(response.header("Content-Type") == "application/problem+json")
-            let detail = try SignedInClient.object(response)["detail"] as? String
+            let detail = try response.object()["detail"] as? String
             #expect(detail?.contains("'limit'") == true, "limit=\(limit)")
         }
     }

@@ -17,7 +17,7 @@ struct SignedInClient {
         let registered = try client.requestJSON(
             "POST", logIn ? "/users/login" : "/users", json: #"{"username":"\#(username)","password":"\#(Self.password)"}"#)
         try #require(registered.status == (logIn ? 200 : 201), "\(registered.bodyText)")
-        token = try #require(try Self.object(registered)["token"] as? String)
+        token = try #require(try registered.object()["token"] as? String)
     }
 
     /// Sends a request with this user's token, or with `authorization` instead when
@@ -40,7 +40,7 @@ struct SignedInClient {
     func object(_ method: String, _ target: String, body: String? = nil) throws -> [String: Any] {
         let response = try send(method, target, body: body)
         try #require((200..<300).contains(response.status), "\(method) \(target): \(response.bodyText)")
-        return try Self.object(response)
+        return try response.object()
     }
 
     /// `photoID`s of the recently viewed list, most recent first.
@@ -61,9 +61,5 @@ struct SignedInClient {
         let ids = locations.flatMap { ($0["photos"] as? [[String: Any]] ?? []).compactMap { $0["photoID"] as? String } }
         try #require(ids.count >= count)
         return Array(ids.prefix(count))
-    }
-
-    static func object(_ response: RawHTTPClient.Response) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
     }
 }

@@ -121,7 +121,7 @@ import TestSupport
             case 88..<91 where !walkIDs.isEmpty:
                 let walkID = walkIDs[Int.random(in: 0..<walkIDs.count, using: &random)]
                 let page = try device.send("GET", "/walks/\(walkID)?limit=1")
-                if page.status == 200, let entry = (try SignedInClient.object(page)["entries"] as? [[String: Any]])?.first,
+                if page.status == 200, let entry = (try page.object()["entries"] as? [[String: Any]])?.first,
                     let photoID = entry["photoID"] as? String {
                     _ = try device.send("DELETE", "/walks/\(walkID)/photos/\(photoID)")
                 }

@@ -64,7 +64,7 @@ import TestSupport
         #expect(try tablet.send("PUT", "/favorites/\(photo)").status == 201)
         let woken = try waiting.readResponse()
         #expect(woken.status == 200)
-        let changes = try #require(try SignedInClient.object(woken)["changes"] as? [[String: Any]])
+        let changes = try #require(try woken.object()["changes"] as? [[String: Any]])
         #expect(changes.contains { $0["type"] as? String == "favorite" && $0["photoID"] as? String == photo })
         #expect(changes.contains { $0["type"] as? String == "profile" }, "favoriteCount changed")
     }

@@ -12,10 +12,8 @@ final class WalkClient {
         let status: Int
         let response: RawHTTPClient.Response
         /// The body as a JSON object; empty when it is not one.
-        var json: [String: Any] {
-            (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
-        }
-        var detail: String { json["detail"] as? String ?? "" }
+        var json: [String: Any] { (try? response.object()) ?? [:] }
+        var detail: String { response.problemDetail }
     }
 
     /// Registers `username` over a new connection.
@@ -24,8 +22,7 @@ final class WalkClient {
         let registered = try connection.requestJSON(
             "POST", "/users", json: #"{"username":"\#(username)","password":"a walk from the Battery"}"#)
         try #require(registered.status == 201, "registering \(username): \(registered.bodyText)")
-        let body = try #require(try JSONSerialization.jsonObject(with: Data(registered.body)) as? [String: Any])
-        token = try #require(body["token"] as? String)
+        token = try #require(try registered.object()["token"] as? String)
     }
 
     /// Another connection for the same user.
@@ -47,6 +44,29 @@ final class WalkClient {
 
     func post(_ walkID: String, _ latitude: Double, _ longitude: Double) throws -> Reply {
         try send("POST", "/walks/\(walkID)/points", json: #"{"latitude":\#(latitude),"longitude":\#(longitude)}"#)
+    }
+
+    /// Pages through `path` (`/walks`, `/walks/{walkID}`) `limit` items at a time, following
+    /// `nextCursor` to the end, and returns the `id` of each item of the `list` member, in
+    /// order; every page but the last must be full. `afterFirstPage` runs between the first
+    /// page and the second.
+    func pageThrough(
+        _ path: String, limit: Int, list: String, id: String, afterFirstPage: () throws -> Void = {}
+    ) throws -> [String] {
+        var listed: [String] = []
+        var cursor: String?
+        var isFirstPage = true
+        repeat {
+            let reply = try send("GET", "\(path)?limit=\(limit)" + (cursor.map { "&cursor=\($0)" } ?? ""))
+            try #require(reply.status == 200, "\(path): \(reply.response.bodyText)")
+            let items = try #require(reply.json[list] as? [[String: Any]])
+            listed += items.compactMap { $0[id] as? String }
+            cursor = reply.json["nextCursor"] as? String
+            if cursor != nil { #expect(items.count == limit, "\(path)") }
+            if isFirstPage { try afterFirstPage() }
+            isFirstPage = false
+        } while cursor != nil
+        return listed
     }
 }
 

@@ -86,16 +86,7 @@ import TestSupport
         #expect(Set(entries).count == entries.count, "no photo twice")
 
         // The stream, paged to the end: most recently added first, the removed photo absent.
-        var listed: [String] = []
-        var cursor: String?
-        repeat {
-            let page = try client.send("GET", "/walks/\(walkID)?limit=7" + (cursor.map { "&cursor=\($0)" } ?? ""))
-            try #require(page.status == 200)
-            let items = try #require(page.json["entries"] as? [[String: Any]])
-            listed += items.compactMap { $0["photoID"] as? String }
-            cursor = page.json["nextCursor"] as? String
-            if cursor != nil { #expect(items.count == 7) }
-        } while cursor != nil
+        let listed = try client.pageThrough("/walks/\(walkID)", limit: 7, list: "entries", id: "photoID")
         #expect(listed == entries.reversed().filter { $0 != removed })
     }
 }

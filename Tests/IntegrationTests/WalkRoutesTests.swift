@@ -195,23 +195,11 @@ import TestSupport
         }
         try #require(added.count >= 6)
 
-        var listed: [String] = []
-        var cursor: String?
-        var isFirstPage = true
-        repeat {
-            let reply = try client.send("GET", "/walks/\(walkID)?limit=4" + (cursor.map { "&cursor=\($0)" } ?? ""))
-            try #require(reply.status == 200)
-            let entries = try #require(reply.json["entries"] as? [[String: Any]])
-            listed += entries.map { $0["photoID"] as! String }
-            cursor = reply.json["nextCursor"] as? String
-            if cursor != nil { #expect(entries.count == 4) }
-            if isFirstPage {
-                // Added between pages: not in the later pages, which continue after the first.
-                let extra = try client.post(walkID, Self.unionSquare.0 + 0.02, Self.unionSquare.1)
-                #expect(extra.status == 201)
-            }
-            isFirstPage = false
-        } while cursor != nil
+        let listed = try client.pageThrough("/walks/\(walkID)", limit: 4, list: "entries", id: "photoID") {
+            // Added between pages: not in the later pages, which continue after the first.
+            let extra = try client.post(walkID, Self.unionSquare.0 + 0.02, Self.unionSquare.1)
+            #expect(extra.status == 201)
+        }
         #expect(listed == added.reversed())
 
         for query in ["limit=0", "limit=201", "limit=x", "limit=", "cursor=", "cursor=bm90LWEtY3Vyc29y", "limit=1&limit=2"] {
@@ -237,16 +225,7 @@ import TestSupport
         #expect(try client.post(started[0], Self.unionSquare.0, Self.unionSquare.1).status == 201)
 
         for limit in [1, 2, 5, 100] {
-            var listed: [String] = []
-            var cursor: String?
-            repeat {
-                let reply = try client.send("GET", "/walks?limit=\(limit)" + (cursor.map { "&cursor=\($0)" } ?? ""))
-                try #require(reply.status == 200)
-                let walks = try #require(reply.json["walks"] as? [[String: Any]])
-                listed += walks.map { $0["walkID"] as! String }
-                cursor = reply.json["nextCursor"] as? String
-                if cursor != nil { #expect(walks.count == limit) }
-            } while cursor != nil
+            let listed = try client.pageThrough("/walks", limit: limit, list: "walks", id: "walkID")
             #expect(listed == started.reversed(), "limit \(limit)")
         }
         let theirList = try other.send("GET", "/walks").json["walks"] as? [[String: Any]]

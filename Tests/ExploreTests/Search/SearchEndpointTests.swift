@@ -62,12 +62,12 @@ import TestSupport
             try connection.execute("PRAGMA user_version = 1")
         }
         #expect(throws: (any Error).self) {
-            _ = try PhotoSearch(catalog: try SearchHarness.load().catalog, databasePath: path)
+            _ = try PhotoSearch(catalog: try SharedCatalog.catalog(), databasePath: path)
         }
         let catalog = try CatalogStore.openOrBuild(dataDirectory: directory.path, sourceDirectory: PackageRoot.path + "/Data")
         let search = try PhotoSearch(catalog: catalog, databasePath: path)
         let page = search.search(SearchQuery(terms: try SearchTerms("flatiron")))
-        #expect(page.total == (try SearchHarness.load().oracle.matches("flatiron", filter: PhotoFilter()).count))
+        #expect(page.total == (try SearchHarness.oracle().matches("flatiron", filter: PhotoFilter()).count))
         #expect(page.total > 0)
     }
 }

@@ -41,20 +41,20 @@ import TestSupport
     @Test(arguments: badRequests.indices)
     func badInputIsA400NamingTheParameter(index: Int) throws {
         let (query, parameter) = Self.badRequests[index]
-        let error = try #require(try SearchHarness.refusal(query), "\(query) was answered")
-        #expect(error.status == .badRequest)
-        #expect(error.detail.contains("'\(parameter)'"), "\(query): \(error.detail)")
+        let problem = try #require(try SearchHarness.refusal(query), "\(query) was answered")
+        #expect(problem.status == 400 && problem.header("Content-Type") == "application/problem+json")
+        #expect(problem.problemDetail.contains("'\(parameter)'"), "\(query): \(problem.problemDetail)")
     }
 
     /// A cursor works only for the search that issued it, at any page size.
     @Test func cursorsBelongToTheirSearch() throws {
-        let first = try SearchHarness.object(try SearchHarness.get([("q", "broadway"), ("limit", "5")]))
+        let first = try SearchHarness.get([("q", "broadway"), ("limit", "5")]).object()
         let cursor = try #require(first["nextCursor"] as? String)
         #expect(try SearchHarness.refusal([("q", "broadway"), ("limit", "7"), ("cursor", cursor)]) == nil)
         #expect(try SearchHarness.refusal([("q", "BROADWAY!"), ("cursor", cursor)]) == nil)
         for other in [[("q", "broadwa")], [("q", "broadway"), ("borough", "Bronx")], [("q", "broadway"), ("lat", "40.7"), ("lon", "-74")]] {
-            let error = try #require(try SearchHarness.refusal(other + [("cursor", cursor)]))
-            #expect(error.detail.contains("'cursor'"))
+            let problem = try #require(try SearchHarness.refusal(other + [("cursor", cursor)]))
+            #expect(problem.problemDetail.contains("'cursor'"))
         }
     }
 
@@ -65,13 +65,14 @@ import TestSupport
         "\"\" street", "street\"*", "a-b c:d", "broadway NEAR/2 street", "or", "and", "not", "near",
     ])
     func queryLanguageIsPlainText(q: String) throws {
-        let shared = try SearchHarness.load()
+        let catalog = try SharedCatalog.catalog()
+        let oracle = try SearchHarness.oracle()
         let response = try SearchHarness.get([("q", q), ("limit", "100")])
-        let page = try SearchHarness.object(response)
-        let expected = shared.oracle.matches(q, filter: PhotoFilter())
+        let page = try response.object()
+        let expected = oracle.matches(q, filter: PhotoFilter())
         #expect(page["total"] as? Int == expected.count, "q=\(q)")
         let ids = try #require(page["results"] as? [[String: Any]]).compactMap { $0["photoID"] as? String }
-        #expect(Set(ids).isSubset(of: Set(expected.map { shared.catalog.photos[$0].photoID })))
+        #expect(Set(ids).isSubset(of: Set(expected.map { catalog.photos[$0].photoID })))
         #expect(ids.count == min(100, expected.count))
     }
 
@@ -96,12 +97,12 @@ import TestSupport
 
     /// Accents and case in `q` do not change the results; `ø` is not `o`.
     @Test func matchingIgnoresCaseAndAccentsOnly() throws {
-        let plain = try SearchHarness.object(try SearchHarness.get([("q", "broadway street")]))
-        let fancy = try SearchHarness.object(try SearchHarness.get([("q", "BRÔÁDWÂY, Strëet!")]))
+        let plain = try SearchHarness.get([("q", "broadway street")]).object()
+        let fancy = try SearchHarness.get([("q", "BRÔÁDWÂY, Strëet!")]).object()
         #expect(plain["total"] as? Int == fancy["total"] as? Int)
         #expect((plain["total"] as? Int ?? 0) > 0)
-        let oracle = try SearchHarness.load().oracle
-        let slashed = try SearchHarness.object(try SearchHarness.get([("q", "brøadway")]))
+        let oracle = try SearchHarness.oracle()
+        let slashed = try SearchHarness.get([("q", "brøadway")]).object()
         #expect(slashed["total"] as? Int == oracle.matches("brøadway", filter: PhotoFilter()).count)
         #expect(slashed["total"] as? Int != plain["total"] as? Int)
     }

@@ -82,7 +82,7 @@ import TestSupport
             pages += 1
             var items = query + [("limit", String(limit))]
             if let cursor { items.append(("cursor", cursor)) }
-            let page = try SearchHarness.object(try SearchHarness.get(items))
+            let page = try SearchHarness.get(items).object()
             let pageTotal = try #require(page["total"] as? Int)
             if total >= 0 { #expect(pageTotal == total, "total changed between pages of \(query)") }
             total = pageTotal
@@ -97,7 +97,7 @@ import TestSupport
 
     @Test(arguments: 0..<6)
     func randomQueriesMatchTheOracle(seed: UInt64) throws {
-        let oracle = try SearchHarness.load().oracle
+        let oracle = try SearchHarness.oracle()
         var generator = SeededGenerator(seed: 0x5EA2C4 + seed)
         for _ in 0..<8 {
             let q = Self.randomQuery(oracle, &generator)
@@ -127,7 +127,7 @@ import TestSupport
 
     @Test(arguments: 0..<4)
     func nearestFirstMatchesTheOracle(seed: UInt64) throws {
-        let oracle = try SearchHarness.load().oracle
+        let oracle = try SearchHarness.oracle()
         let catalog = oracle.catalog
         var generator = SeededGenerator(seed: 0xD157 + seed)
         for _ in 0..<6 {
@@ -159,7 +159,7 @@ import TestSupport
     /// The relevance order is FTS5's own `bm25()` of the whole query (the server adds the
     /// ranks of its phrases instead), ties by `photoID`.
     @Test func relevanceIsTheBM25OfTheWholeQuery() throws {
-        let oracle = try SearchHarness.load().oracle
+        let oracle = try SearchHarness.oracle()
         let connection = try SQLiteConnection(path: try SharedCatalog.path(), mode: .readOnly)
         let sql = FTS5Ranking.query
         var generator = SeededGenerator(seed: 0xB125)
@@ -170,7 +170,7 @@ import TestSupport
             let expected = try connection.query(sql, [.text(expression)]) { row in
                 (id: oracle.catalog.photos[row.int(0)].photoID, rank: row.double(1))
             }.sorted { $0.rank != $1.rank ? $0.rank < $1.rank : $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
-            let page = try SearchHarness.object(try SearchHarness.get([("q", q), ("limit", "100")]))
+            let page = try SearchHarness.get([("q", q), ("limit", "100")]).object()
             let ids = try #require(page["results"] as? [[String: Any]]).compactMap { $0["photoID"] as? String }
             #expect(ids == expected.prefix(100).map(\.id), "q=\(q)")
         }
@@ -178,15 +178,15 @@ import TestSupport
 
     /// Every result carries its location's members, and the location's intersection.
     @Test func resultsCarryTheirLocation() throws {
-        let shared = try SearchHarness.load()
-        let page = try SearchHarness.object(try SearchHarness.get([("q", "flatiron"), ("limit", "100")]))
+        let catalog = try SharedCatalog.catalog()
+        let page = try SearchHarness.get([("q", "flatiron"), ("limit", "100")]).object()
         let results = try #require(page["results"] as? [[String: Any]])
         #expect(!results.isEmpty)
         for result in results {
             let photoID = try #require(result["photoID"] as? String)
-            let index = try #require(shared.catalog.photoIndex(photoID: photoID))
-            let photo = shared.catalog.photos[index]
-            let location = shared.catalog.locations[photo.locationIndex]
+            let index = try #require(catalog.photoIndex(photoID: photoID))
+            let photo = catalog.photos[index]
+            let location = catalog.locations[photo.locationIndex]
             #expect(result["locationID"] as? String == location.locationID)
             #expect(result["latitude"] as? Double == location.latitude)
             #expect(result["longitude"] as? Double == location.longitude)

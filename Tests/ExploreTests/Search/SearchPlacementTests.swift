@@ -22,10 +22,10 @@ import TestSupport
 
     /// A router with a search of its own, so no other test has filled its phrase cache.
     static func freshRouter() throws -> Router {
-        let shared = try SearchHarness.load()
-        let search = try PhotoSearch(catalog: shared.catalog, databasePath: try SharedCatalog.path())
+        let catalog = try SharedCatalog.catalog()
+        let search = try PhotoSearch(catalog: catalog, databasePath: try SharedCatalog.path())
         var router = Router()
-        SearchRoutes(search: search, catalogRoutes: CatalogRoutes(catalog: shared.catalog), dataVersion: shared.catalog.dataVersion)
+        SearchRoutes(search: search, catalogRoutes: CatalogRoutes(catalog: catalog), dataVersion: catalog.dataVersion)
             .register(in: &router)
         return router
     }
@@ -79,7 +79,7 @@ import TestSupport
     }
 
     @Test func badInputIsRefusedOnTheFastPathToo() throws {
-        let (fast, _) = try Self.paths(try SearchHarness.load().router)
+        let (fast, _) = try Self.paths(try SearchHarness.router.get())
         #expect(throws: HTTPError.self) { try fast(Self.request([("q", "\"*")])) }
     }
 }

@@ -10,7 +10,7 @@ import TestSupport
 /// the same photos and the very same doubles, phrase by phrase and for whole queries.
 @Suite struct SearchRankingTests {
     static let postings: Result<SearchPostings, any Error> = Result {
-        try SearchPostings(path: try SharedCatalog.path(), photoCount: try SearchHarness.load().catalog.photos.count)
+        try SearchPostings(path: try SharedCatalog.path(), photoCount: try SharedCatalog.catalog().photos.count)
     }
 
     /// FTS5's photos and ranks for an expression, in photo order.
@@ -22,7 +22,7 @@ import TestSupport
     /// short prefixes, which unite many words.
     @Test(arguments: 0..<4)
     func phraseRanksEqualFTS5(seed: UInt64) throws {
-        let oracle = try SearchHarness.load().oracle
+        let oracle = try SearchHarness.oracle()
         let postings = try Self.postings.get()
         let connection = try SQLiteConnection(path: try SharedCatalog.path(), mode: .readOnly)
         var generator = SeededGenerator(seed: 0xB2_5000 + seed)
@@ -57,7 +57,7 @@ import TestSupport
     /// so both must agree on what a token is. Checked on every word of the catalog and on
     /// keys of odd input (accents, other scripts, ligatures, digits).
     @Test func everyKeyIsOneFTS5TokenOfItself() throws {
-        let catalog = try SearchHarness.load().catalog
+        let catalog = try SharedCatalog.catalog()
         let connection = try SQLiteConnection(path: ":memory:")
         try connection.execute(
             """

@@ -6,18 +6,14 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `GET /tours` and `GET /tours/favorites` over a real socket.
+/// `GET /tours` and `GET /tours/favorites` through the server's request pipeline.
 @Suite struct TourRoutesTests {
-    /// One server for the suite: starting one loads the whole catalog. Each test uses
-    /// its own connection and, for favorites, its own user.
-    static let server = Result { try TestApplication() }
-
-    static func object(_ response: RawHTTPClient.Response) throws -> [String: Any] {
-        try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
-    }
+    /// One application for the suite, reached without a socket. Each test uses its own
+    /// connection and, for favorites, its own user.
+    static let server = Result { try TestApplication(listening: false) }
 
     static func stops(_ response: RawHTTPClient.Response) throws -> [[String: Any]] {
-        try #require(try object(response)["stops"] as? [[String: Any]])
+        try #require(try response.object()["stops"] as? [[String: Any]])
     }
 
     /// The members every body has, and the totals that follow from its stops.
@@ -50,11 +46,11 @@ import Testing
     @Test func tourIsThePlannersWithItsPhotos() throws {
         let app = try Self.server.get()
         let catalog = try SharedCatalog.catalog()
-        let client = try app.connect()
+        let client = app.inMemoryClient()
         let response = try client.request("GET", "/tours?lat=40.7306&lon=-73.9866&from=1900&to=1940&minPhotos=3")
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == "application/json; charset=utf-8")
-        let body = try Self.object(response)
+        let body = try response.object()
         try Self.expectTourBody(body, latitude: 40.7306, longitude: -73.9866)
 
         let filter = PhotoFilter(fromYear: 1900, toYear: 1940)
@@ -78,7 +74,7 @@ import Testing
 
     @Test func sameQuerySameTagAnd304HeadAndGzip() throws {
         let app = try Self.server.get()
-        let client = try app.connect()
+        let client = app.inMemoryClient()
         let first = try client.request("GET", "/tours?lat=40.75&lon=-73.99&borough=manhattan")
         let same = try client.request(
             "GET", "/tours?lon=-73.990&lat=4.075e1&borough=MANHATTAN&minutes=60&stops=8&minPhotos=5")
@@ -103,11 +99,11 @@ import Testing
 
     @Test func nothingQualifiesMeansNoStops() throws {
         let app = try Self.server.get()
-        let client = try app.connect()
+        let client = app.inMemoryClient()
         for query in ["lat=40.58&lon=-74.15&minPhotos=100", "lat=0&lon=0", "lat=40.58&lon=-74.15&borough=bronx&minutes=10"] {
             let response = try client.request("GET", "/tours?\(query)")
             #expect(response.status == 200, "\(query)")
-            let body = try Self.object(response)
+            let body = try response.object()
             try Self.expectTourBody(body, latitude: try #require((body["start"] as? [String: Double])?["latitude"]),
                 longitude: try #require((body["start"] as? [String: Double])?["longitude"]))
             #expect((body["stops"] as? [Any])?.isEmpty == true, "\(query)")
@@ -133,12 +129,12 @@ import Testing
 
     @Test func badParametersAre400sNamingThem() throws {
         let app = try Self.server.get()
-        let client = try app.connect()
+        let client = app.inMemoryClient()
         for (query, parameter) in Self.badQueries {
             let response = try client.request("GET", "/tours?\(query)")
             #expect(response.status == 400, "\(query)")
             #expect(response.header("Content-Type") == "application/problem+json", "\(query)")
-            let detail = try Self.object(response)["detail"] as? String ?? ""
+            let detail = response.problemDetail
             #expect(detail.contains("'\(parameter)'"), "\(query): \(detail)")
         }
         #expect(try client.request("GET", "/tours?lat=40.75&lon=-73.99").status == 200)
@@ -146,29 +142,23 @@ import Testing
 
     // MARK: Favorites
 
-    static func register(_ client: RawHTTPClient, _ name: String) throws -> String {
-        let response = try client.requestJSON("POST", "/users", json: #"{"username":"\#(name)","password":"a walk through old New York"}"#)
-        #expect(response.status == 201)
-        return try #require(try object(response)["token"] as? String)
-    }
-
     @Test func favoritesTourNeedsAToken() throws {
         let app = try Self.server.get()
-        let client = try app.connect()
+        let client = app.inMemoryClient()
         let anonymous = try client.request("GET", "/tours/favorites?lat=40.75&lon=-73.99")
         #expect(anonymous.status == 401 && anonymous.header("WWW-Authenticate") == #"Bearer realm="past-nyc""#)
         #expect(anonymous.header("Content-Type") == "application/problem+json")
         let forged = try client.requestJSON("GET", "/tours/favorites?lat=40.75&lon=-73.99", token: "not-a-token")
         #expect(forged.status == 401 && forged.header("WWW-Authenticate")?.contains("invalid_token") == true)
-        let token = try Self.register(client, "lewis.hine")
+        let token = try client.registerUser(named: "lewis.hine")
         for (query, parameter) in [("lon=-73.99", "lat"), ("lat=40.75&lon=200", "lon"), ("lat=x&lon=-73.99", "lat")] {
             let response = try client.requestJSON("GET", "/tours/favorites?\(query)", token: token)
             #expect(response.status == 400)
-            #expect((try Self.object(response)["detail"] as? String)?.contains("'\(parameter)'") == true)
+            #expect((try response.object()["detail"] as? String)?.contains("'\(parameter)'") == true)
         }
         let empty = try client.requestJSON("GET", "/tours/favorites?lat=40.75&lon=-73.99", token: token)
         #expect(empty.status == 200)
-        try Self.expectTourBody(try Self.object(empty), latitude: 40.75, longitude: -73.99)
+        try Self.expectTourBody(try empty.object(), latitude: 40.75, longitude: -73.99)
         #expect(try Self.stops(empty).isEmpty)
     }
 
@@ -177,8 +167,8 @@ import Testing
     @Test func favoritesTourTakesTheShortestPath() throws {
         let app = try Self.server.get()
         let catalog = try SharedCatalog.catalog()
-        let client = try app.connect()
-        let token = try Self.register(client, "berenice.abbott")
+        let client = app.inMemoryClient()
+        let token = try client.registerUser(named: "berenice.abbott")
 
         // Seven locations around Union Square with two photos or more; two favorites at the first.
         let near = catalog.nearby(NearbyQuery(latitude: 40.7359, longitude: -73.9911, limit: 60))
@@ -204,7 +194,7 @@ import Testing
         let response = try client.requestJSON("GET", "/tours/favorites?lat=40.7306&lon=-73.9866", token: token)
         #expect(response.status == 200)
         #expect(response.header("ETag") == nil)
-        try Self.expectTourBody(try Self.object(response), latitude: 40.7306, longitude: -73.9866)
+        try Self.expectTourBody(try response.object(), latitude: 40.7306, longitude: -73.9866)
         let stops = try Self.stops(response)
         let byID = Dictionary(uniqueKeysWithValues: chosen.map { (catalog.locations[$0].locationID, $0) })
         let visited = try stops.map { stop in
@@ -221,15 +211,15 @@ import Testing
         let shortest = TourOracle.shortestOpenPath(
             start: start,
             points: chosen.map { TourOracle.Point(latitude: catalog.locations[$0].latitude, longitude: catalog.locations[$0].longitude) })
-        #expect(abs(try #require(try Self.object(response)["distanceMeters"] as? Double) - shortest) <= 0.005 + 1e-6)
+        #expect(abs(try #require(try response.object()["distanceMeters"] as? Double) - shortest) <= 0.005 + 1e-6)
     }
 
     /// More than 50 favorite locations: the 50 nearest to the start.
     @Test func favoritesTourKeepsTheFiftyNearest() throws {
         let app = try Self.server.get()
         let catalog = try SharedCatalog.catalog()
-        let client = try app.connect()
-        let token = try Self.register(client, "weegee")
+        let client = app.inMemoryClient()
+        let token = try client.registerUser(named: "weegee")
         let near = catalog.nearby(NearbyQuery(latitude: 40.7128, longitude: -74.0060, limit: 53))
         for match in near {
             let photoID = catalog.photos[catalog.locations[match.location].photos.lowerBound].photoID
@@ -239,6 +229,6 @@ import Testing
         #expect(response.status == 200)
         let ids = try Self.stops(response).map { $0["locationID"] as? String }
         #expect(Set(ids) == Set(near.prefix(50).map { catalog.locations[$0.location].locationID }))
-        try Self.expectTourBody(try Self.object(response), latitude: 40.7128, longitude: -74.0060)
+        try Self.expectTourBody(try response.object(), latitude: 40.7128, longitude: -74.0060)
     }
 }

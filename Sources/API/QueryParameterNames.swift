@@ -2,7 +2,7 @@
 /// that finding a query's name among them, or a handler's, costs a few integer
 /// comparisons instead of a String comparison per name: a catalog request looks up
 /// about a dozen names.
-struct CatalogParameterNames: ExpressibleByArrayLiteral, Sendable {
+struct QueryParameterNames: ExpressibleByArrayLiteral, Sendable {
     /// The names, in the order the endpoint declared them.
     let names: [String]
     private let keys: [Key]
@@ -28,12 +28,12 @@ struct CatalogParameterNames: ExpressibleByArrayLiteral, Sendable {
 
     /// - Precondition: at most 16 names, each at most 16 bytes of UTF-8.
     init(arrayLiteral names: String...) {
-        precondition(names.count <= 16, "CatalogParameterNames: at most 16 names")
+        precondition(names.count <= 16, "QueryParameterNames: at most 16 names")
         self.names = names
         keys = names.map { name in
             var name = name
             guard let key = name.withUTF8(Key.init) else {
-                preconditionFailure("CatalogParameterNames: '\(name)' is longer than \(Key.maxBytes) bytes")
+                preconditionFailure("QueryParameterNames: '\(name)' is longer than \(Key.maxBytes) bytes")
             }
             return key
         }

@@ -1,21 +1,22 @@
 import Catalog
 import HTTPServer
 
-/// The query parameters of a catalog request, validated strictly: every bad value
-/// becomes a 400 whose detail names the parameter. A parameter given twice is
-/// rejected (which value was meant is ambiguous); unknown parameters are ignored,
-/// so clients may add cache-busters.
-struct CatalogParameters {
+/// The query parameters of a request, validated strictly: every route reads its query
+/// through this one type, so every bad value becomes a 400 whose detail names the
+/// parameter, on every endpoint alike. A declared parameter given twice is rejected
+/// (which value was meant is ambiguous); unknown parameters are ignored, so clients
+/// may add cache-busters.
+struct QueryParameters {
     /// The request's query, read as sent: no String is made for a name or a number.
     private let query: QueryString
-    private let known: CatalogParameterNames
+    private let known: QueryParameterNames
     /// Where each known parameter's value lies in the query, by its index in `known`;
     /// -1 when absent. Found in one pass over the query, which also finds duplicates.
     private var valueStarts = SIMD16<Int32>(repeating: -1)
     private var valueEnds = SIMD16<Int32>(repeating: -1)
 
     /// - Parameter known: the parameters this endpoint reads.
-    init(_ request: HTTPRequest, known: CatalogParameterNames) throws {
+    init(_ request: HTTPRequest, known: QueryParameterNames) throws {
         query = request.queryString
         self.known = known
         var starts = valueStarts, ends = valueEnds

@@ -2,10 +2,10 @@ import Testing
 
 @testable import API
 
-/// `CatalogParameterNames` finds names by packed words; its twin is a byte-for-byte
+/// `QueryParameterNames` finds names by packed words; its twin is a byte-for-byte
 /// search of the name list.
-@Suite struct CatalogParameterNamesTests {
-    static let declared: CatalogParameterNames = ["lat", "lon", "limit", "radius", "minPhotos", "to", "", "sixteen-bytes-ok"]
+@Suite struct QueryParameterNamesTests {
+    static let declared: QueryParameterNames = ["lat", "lon", "limit", "radius", "minPhotos", "to", "", "sixteen-bytes-ok"]
 
     /// The twin: the first declared name with exactly these bytes.
     static func twin(_ bytes: [UInt8]) -> Int? {
