@@ -43,6 +43,11 @@ let package = Package(
             ]
         ),
 
+        // The user data behind one interface: the store protocols, the SQLite store (the
+        // default, with group commit) and the PostgreSQL one (a pool), their schemas and
+        // migrations, the one store error, and the copy from one store to the other.
+        .target(name: "UserData", dependencies: ["Basics", "SQLite", "Postgres"]),
+
         // The domain: photo catalog, and accounts with favorites.
         .target(
             name: "Catalog",
@@ -50,7 +55,7 @@ let package = Package(
         .target(
             name: "Accounts",
             dependencies: [
-                "Basics", "SQLite", "Postgres",
+                "Basics", "UserData",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
@@ -60,8 +65,8 @@ let package = Package(
         .target(name: "Explore", dependencies: ["Basics", "Catalog", "SQLite"]),
 
         // Walks: accepting points and choosing photos over the catalog; their rows live
-        // in the accounts database, under the users they belong to.
-        .target(name: "Walks", dependencies: ["Basics", "Catalog", "Accounts", "SQLite"]),
+        // in the user-data store, under the users they belong to.
+        .target(name: "Walks", dependencies: ["Basics", "Catalog", "Accounts", "UserData"]),
 
         // The web folder (the map, the API reference, vendored libraries) in memory, one
         // route per file. Knows nothing of the domain.
@@ -71,7 +76,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "Basics", "HTTPServer", "Catalog", "Accounts", "Explore", "Walks", "WebAssets", "SQLite", "CPrefetch", "Gzip",
+                "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore", "Walks", "WebAssets", "CPrefetch", "Gzip",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -80,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "PastNYC",
             dependencies: [
-                "API", "Basics", "HTTPServer", "Catalog", "Accounts", "Explore",
+                "API", "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -101,11 +106,12 @@ let package = Package(
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "Descriptors", "TestSupportCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Descriptors", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
-        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "API", "HTTPServer", "SQLite", "TestSupport"]),
+        .testTarget(name: "UserDataTests", dependencies: ["UserData", "SQLite", "Postgres", "TestSupport"]),
+        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "UserData", "API", "HTTPServer", "SQLite", "TestSupport"]),
         .testTarget(name: "ExploreTests", dependencies: ["Basics", "Explore", "Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
-        .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "TestSupport"]),
+        .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "UserData", "TestSupport"]),
         .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets", "HTTPServer", "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["API", "Catalog", "HTTPServer", "WebAssets", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "Basics", "Catalog", "SQLite", "TestSupport", "PastNYC", "Walks"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "UserData", "Basics", "Catalog", "SQLite", "TestSupport", "PastNYC", "Walks"]),
     ]
 )

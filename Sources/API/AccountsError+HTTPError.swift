@@ -27,10 +27,6 @@ extension AccountsError {
             return HTTPError(
                 .serviceUnavailable, detail: "too many password checks in progress; try again in \(seconds) s",
                 headers: HTTPHeaders([("Retry-After", String(seconds))]))
-        case .storeUnavailable(let seconds):
-            return HTTPError(
-                .serviceUnavailable, detail: "the user data store is unavailable; try again in \(seconds) s",
-                headers: HTTPHeaders([("Retry-After", String(seconds))]))
         case .invalidToken:
             return HTTPError(
                 .unauthorized, detail: "the bearer token is invalid, expired or revoked",

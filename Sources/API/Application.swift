@@ -4,6 +4,7 @@ import Explore
 import Foundation
 import HTTPServer
 import Logging
+import UserData
 import Walks
 
 /// The assembled server: catalog loaded (or built), accounts opened, every route
@@ -20,12 +21,10 @@ public final class Application: Sendable {
         let content = try content ?? ReadOnlyContent(configuration: configuration, logger: logger)
         try FileManager.default.createDirectory(
             atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-        let store: any UserDataStore =
-            if let url = configuration.databaseURL {
-                try PostgresUserDataStore(url: url, poolSize: configuration.databasePoolSize)
-            } else {
-                try AccountsDatabase(dataDirectory: configuration.dataDirectory)
-            }
+        let store = try UserDataLocation(
+            dataDirectory: configuration.dataDirectory, databaseURL: configuration.databaseURL,
+            poolSize: configuration.databasePoolSize
+        ).openStore()
         let accounts = try Accounts(
             store: store,
             commonPasswordsPath: configuration.sourceDirectory + "/" + ApplicationConfiguration.commonPasswordsFileName,
@@ -44,7 +43,7 @@ public final class Application: Sendable {
         content.topicRoutes.register(in: &router)
         AccountRoutes(accounts: accounts, photos: catalogRoutes.placedPhotos).register(in: &router)
         TourRoutes(catalog: catalog, json: catalogRoutes.json, accounts: accounts).register(in: &router)
-        let walks = Walks(database: accounts.database, catalog: catalog, maximumPoints: configuration.maximumWalkPoints)
+        let walks = Walks(database: store, catalog: catalog, maximumPoints: configuration.maximumWalkPoints)
         WalkRoutes(accounts: accounts, walks: walks, photos: catalogRoutes.placedPhotos).register(in: &router)
         SyncRoutes(accounts: accounts, walks: walks, photos: catalogRoutes.placedPhotos).register(in: &router)
         self.router = router

@@ -1,6 +1,7 @@
 import Accounts
 import Catalog
 import HTTPServer
+import UserData
 import Walks
 
 /// Everything the application needs to start, with the defaults `past-nyc serve` uses:

@@ -1,6 +1,6 @@
 import Accounts
 import HTTPServer
-import SQLite
+import UserData
 
 extension RouteHandler {
     /// A handler that uses `Accounts` (SQLite, scrypt): run on the worker pool, with its
@@ -37,10 +37,11 @@ extension RouteHandler {
         }
     }
 
-    /// An `AccountsError` as its problem, a storage failure as a 503, anything else as it is.
+    /// An `AccountsError` as its problem, a store that cannot take the call
+    /// (`UserDataError`: storage full, store unavailable) as a 503, anything else as it is.
     static func mapped(_ error: any Error) -> any Error {
         if let error = error as? AccountsError, let problem = error.httpError { return problem }
-        if let error = error as? SQLiteError, error.isStorageFailure { return HTTPError.storageUnavailable }
+        if let error = error as? UserDataError, let problem = error.httpError { return problem }
         return error
     }
 }

@@ -1,6 +1,7 @@
 import Accounts
 import Dispatch
 import Synchronization
+import UserData
 
 /// The held `GET /sync` requests (`wait`): each waits, with no thread of its own,
 /// until the store's `ChangeFeed` says its user's data changed or its deadline

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import SQLite
+import UserData
 
 /// Users, their bearer tokens, profiles, favorites and recently viewed photos, stored in
 /// a `UserDataStore`: `<dataDirectory>/accounts.sqlite` by default, or PostgreSQL.
@@ -9,9 +9,9 @@ import SQLite
 /// Every write goes through the store's group commit (`UserDataStore.groupWrite`); the
 /// frequent ones (favorites, recents, profile, reset) answer through a completion, so
 /// their callers need not hold a thread while their group commits.
-/// Failures the client caused are `AccountsError`s (`storeUnavailable` when a shared
-/// store cannot be reached); anything else (`SQLiteError`, `PostgresError`) is a
-/// server fault.
+/// Failures the client caused are `AccountsError`s; the store's own are
+/// `UserDataError`s (`unavailable` when a shared store cannot be reached, else a
+/// server fault).
 public final class Accounts: Sendable {
     /// How long a token works after it is issued.
     public static let tokenLifetime: TimeInterval = 30 * 24 * 60 * 60
@@ -44,7 +44,7 @@ public final class Accounts: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         try self.init(
-            store: AccountsDatabase(dataDirectory: dataDirectory),
+            store: UserDataLocation.sqlite(dataDirectory: dataDirectory).openStore(),
             commonPasswordsPath: commonPasswordsPath, passwordCost: passwordCost, concurrentHashes: concurrentHashes,
             queuedHashes: queuedHashes, clock: clock)
     }
@@ -65,7 +65,7 @@ public final class Accounts: Sendable {
         policy = try CredentialPolicy(commonPasswordsPath: commonPasswordsPath)
         database = store
         hasher = try PasswordHasher(cost: passwordCost, concurrentHashes: concurrentHashes, queuedHashes: queuedHashes)
-        throttle = store.makeLoginThrottle()
+        throttle = store.isShared ? StoredLoginThrottle(store: store) : LoginThrottle()
         self.clock = clock
         popularPhotos = PopularPhotos(store: store, clock: clock)
         syncKey = try SyncTokenKey.load(from: store)
@@ -104,7 +104,7 @@ public final class Accounts: Sendable {
                     username: username, createdAt: Self.date(now), favoriteCount: 0, displayName: nil, home: nil)
                 return try Self.issueToken(for: userID, user: user, now: now, in: connection)
             }
-        } catch let error as any ConstraintViolationReporting where error.isConstraintViolation {
+        } catch let error as UserDataError where error.isConstraintViolation {
             throw AccountsError.usernameTaken
         }
     }
@@ -207,7 +207,7 @@ public final class Accounts: Sendable {
         completion: @escaping @Sendable (Result<User, any Error>) -> Void
     ) throws {
         var assignments: [String] = []
-        var values: [SQLiteValue] = []
+        var values: [UserDataValue] = []
         switch patch.displayName {
         case .unchanged: break
         case .cleared:
@@ -293,7 +293,7 @@ public final class Accounts: Sendable {
 
     /// Saves a photo as `saveFavorite(_:photoID:completion:)` does, for the user of the
     /// bearer `token`, checked in the same transaction: on PostgreSQL in one statement,
-    /// the function `save_favorite` (`AccountsPostgresSchema`), one round trip where
+    /// the function `save_favorite` (`PostgresUserDataSchema`), one round trip where
     /// authenticating and then saving take eleven; on SQLite, which has no round trips,
     /// `authenticate(token:)` then `saveFavorite(_:photoID:completion:)`.
     /// Hands `completion` `invalidToken` when the token does not work.
@@ -377,10 +377,10 @@ public final class Accounts: Sendable {
     public func favorites(_ authenticated: AuthenticatedUser, photoIDs: Set<PhotoIDKey>) throws -> [Favorite] {
         precondition(photoIDs.count <= Self.favoriteLookupCapacity, "at most \(Self.favoriteLookupCapacity) photos")
         guard !photoIDs.isEmpty else { return [] }
-        let userID = SQLiteValue.integer(authenticated.userID)
+        let userID = UserDataValue.integer(authenticated.userID)
         return try database.read { connection in
             let saved = try connection.queryFirst(
-                "SELECT count(*) FROM (SELECT 1 FROM favorites WHERE user_id = ? LIMIT ?)",
+                "SELECT count(*) FROM (SELECT 1 FROM favorites WHERE user_id = ? LIMIT ?) AS saved",
                 [userID, .integer(Int64(photoIDs.count) + 1)]
             ) { Int($0.int64(0)) } ?? 0
             if saved <= photoIDs.count {
@@ -391,8 +391,8 @@ public final class Accounts: Sendable {
             }
             // Always all the placeholders, the unused ones NULL (which no photo_id equals):
             // one statement text, prepared once, whatever the number of photos.
-            let values = [userID] + photoIDs.map { SQLiteValue.text($0.photoID) }
-                + Array(repeating: SQLiteValue.null, count: Self.favoriteLookupCapacity - photoIDs.count)
+            let values = [userID] + photoIDs.map { UserDataValue.text($0.photoID) }
+                + Array(repeating: UserDataValue.null, count: Self.favoriteLookupCapacity - photoIDs.count)
             let rows = try connection.query(Self.favoritesAmongPhotosSQL, values) {
                 (sequence: $0.int64(0), favorite: Favorite(photoID: $0.text(1), savedAt: Self.date($0.int64(2))))
             }
@@ -437,7 +437,7 @@ public final class Accounts: Sendable {
         _ authenticated: AuthenticatedUser, photoID: String, completion: @escaping @Sendable (Result<Recent, any Error>) -> Void
     ) {
         let now = currentSecond()
-        let userID = SQLiteValue.integer(authenticated.userID)
+        let userID = UserDataValue.integer(authenticated.userID)
         database.groupWrite(
             { connection in
                 // The user's row first: which views lie beyond the capacity depends on
@@ -571,7 +571,7 @@ public final class Accounts: Sendable {
     /// foreign key (the only constraint such a write can break), so the user was deleted
     /// meanwhile and the token no longer works.
     private static func userGoneMeanwhile(_ error: any Error) -> any Error {
-        if let violation = error as? any ConstraintViolationReporting, violation.isConstraintViolation {
+        if let violation = error as? UserDataError, violation.isConstraintViolation {
             return AccountsError.invalidToken
         }
         return error

@@ -24,8 +24,6 @@ public enum AccountsError: Error, Sendable, Equatable {
     case invalidSyncToken
     /// A sync `since` token older than the change history kept.
     case expiredSyncToken
-    /// The shared store (PostgreSQL) cannot be reached or is restarting; try again later.
-    case storeUnavailable(retryAfterSeconds: Int)
     /// The stored password hash cannot be parsed: the database was altered outside this code.
     case corruptPasswordHash(userID: Int64)
 }

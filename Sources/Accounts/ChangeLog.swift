@@ -1,5 +1,5 @@
 import Basics
-import SQLite
+import UserData
 
 /// The change log of `GET /sync` (`sync_changes`): one row per item of a user's data
 /// that ever changed, moved to the end of the user's log (a new, higher `sequence`)
@@ -23,13 +23,13 @@ public enum ChangeLog {
 
     /// Records that an item changed (or, `deleted`, is gone) in the caller's write
     /// transaction, and announces the user's change (`UserDataConnection.announceChange`).
-    /// PostgreSQL's `save_favorite` (`AccountsPostgresSchema`) writes a saved
+    /// PostgreSQL's `save_favorite` (`PostgresUserDataSchema`) writes a saved
     /// favorite's rows itself, the same way: a change here changes it too.
     public static func record(
         _ kind: ChangeKind, walkID: [UInt8] = [], photoID: String = "", deleted: Bool = false, userID: Int64, at now: Int64,
         in connection: any UserDataConnection
     ) throws {
-        let key: [SQLiteValue] = [.integer(userID), .text(kind.rawValue), .blob(walkID), .text(photoID)]
+        let key: [UserDataValue] = [.integer(userID), .text(kind.rawValue), .blob(walkID), .text(photoID)]
         try connection.execute(
             "DELETE FROM sync_changes WHERE user_id = ? AND kind = ? AND walk_id = ? AND photo_id = ?", key)
         try connection.execute(
@@ -47,7 +47,7 @@ public enum ChangeLog {
     /// user is deleted, and drops the rows of the walks' entries (they go with their
     /// walk). Item by item, as any other deletion: a reset is rare and its lists short.
     static func recordErasure(userID: Int64, at now: Int64, in connection: any UserDataConnection) throws {
-        let user = SQLiteValue.integer(userID)
+        let user = UserDataValue.integer(userID)
         let favorites = try connection.query("SELECT photo_id FROM favorites WHERE user_id = ? ORDER BY sequence", [user]) { $0.text(0) }
         for photoID in favorites {
             try record(.favorite, photoID: photoID, deleted: true, userID: userID, at: now, in: connection)

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import UserData
 
 /// What people are saving now (`GET /photos/popular`): for a window of `days`, the photos
 /// whose current favorites by at least `minimumSavers` users were saved within it.

@@ -1,5 +1,5 @@
-import SQLite
 import Foundation
+import UserData
 
 /// The `LoginThrottling` of a store shared by several instances: each failure is a row
 /// of `login_failures`, so every instance counts the same failures and a pair is
@@ -49,7 +49,7 @@ final class StoredLoginThrottle: LoginThrottling {
         }
     }
 
-    private static func values(_ key: LoginThrottle.Key) -> [SQLiteValue] {
+    private static func values(_ key: LoginThrottle.Key) -> [UserDataValue] {
         [.blob(Array(key.usernameDigest)), .text(key.clientAddress)]
     }
 }

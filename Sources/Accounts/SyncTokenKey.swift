@@ -1,5 +1,5 @@
 import Crypto
-import SQLite
+import UserData
 
 /// The secret that authenticates sync tokens, kept in the store (`server_secrets`)
 /// so that every instance sharing it accepts the others' tokens, and tokens outlive

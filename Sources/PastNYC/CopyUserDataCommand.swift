@@ -1,5 +1,6 @@
 import Accounts
 import ArgumentParser
+import UserData
 
 /// `past-nyc copy-user-data`: moves an instance's SQLite user data (accounts, tokens,
 /// favorites, recents, walks) into PostgreSQL, before serving with `--database-url`.

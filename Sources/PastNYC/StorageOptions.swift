@@ -2,6 +2,7 @@ import API
 import Accounts
 import ArgumentParser
 import Foundation
+import UserData
 
 /// Where the server keeps its databases and reads its source data.
 struct StorageOptions: ParsableArguments {

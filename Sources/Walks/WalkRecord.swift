@@ -1,6 +1,7 @@
 import Accounts
 import Basics
 import Foundation
+import UserData
 
 /// A walk's row as stored: its row sequence (what entries and points refer to, and
 /// what orders the user's walks), the walk as shown, its progress, and when its last

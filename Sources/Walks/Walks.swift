@@ -1,17 +1,17 @@
 import Accounts
 import Catalog
 import Foundation
-import SQLite
+import UserData
 
-/// Users' walks, kept in the accounts database (`AccountsSchema` holds their
+/// Users' walks, kept in the user-data store (`SQLiteUserDataSchema` holds their
 /// tables, so a deleted user's walks go with them by ON DELETE CASCADE). Their times
 /// are stored in milliseconds, so a batch's points keep the times the phone recorded.
 ///
 /// Every method may block (SQLite, fsync): call them off the event loop. Every write
 /// is one transaction, committed and fsynced before the method returns, so a walk is
 /// never seen half-updated, after a crash included. Failures the client caused are
-/// `WalkError`s (and `AccountsError.invalidCursor`, `.storeUnavailable`); a store's
-/// own error (`SQLiteError`, `PostgresError`) is a server fault.
+/// `WalkError`s (and `AccountsError.invalidCursor`); the store's own are
+/// `UserDataError`s.
 public final class Walks: Sendable {
     private let database: any UserDataStore
     private let chooser: WalkPhotoChooser
@@ -47,7 +47,7 @@ public final class Walks: Sendable {
                     [.blob(id.bytes), .integer(user.userID), .integer(now), .integer(now)])
                 try ChangeLog.record(.walk, walkID: id.bytes, userID: user.userID, at: now / 1_000, in: connection)
             }
-        } catch let error as any ConstraintViolationReporting where error.isConstraintViolation {
+        } catch let error as UserDataError where error.isConstraintViolation {
             // The user's foreign key: the user was deleted meanwhile.
             throw AccountsError.invalidToken
         }

@@ -3,6 +3,7 @@ import Accounts
 import Foundation
 import HTTPServer
 import TestSupport
+import UserData
 
 /// One test's accounts: its own temporary directory and database, a hand-moved
 /// clock, a fake catalog, and the routes, reached through the server's request pipeline.
@@ -79,10 +80,8 @@ final class AccountsHarness {
         _ directory: String, _ database: TestDatabase?, _ cost: ScryptCost, _ concurrentHashes: Int,
         _ queuedHashes: Int, _ clock: TestClock
     ) throws -> Accounts {
-        let store: any UserDataStore =
-            if let database { try PostgresUserDataStore(url: database.url) } else { try AccountsDatabase(dataDirectory: directory) }
         return try Accounts(
-            store: store, commonPasswordsPath: commonPasswordsPath, passwordCost: cost,
+            store: UserDataLocation(dataDirectory: directory, databaseURL: database?.url).openStore(), commonPasswordsPath: commonPasswordsPath, passwordCost: cost,
             concurrentHashes: concurrentHashes, queuedHashes: queuedHashes, clock: { clock.now })
     }
 

@@ -1,4 +1,5 @@
 @testable import Accounts
+@testable import UserData
 import Dispatch
 import Foundation
 import Synchronization
@@ -35,7 +36,7 @@ struct SharedStoreTests {
         let versions = try store.read { connection in
             try connection.query("SELECT version FROM schema_version") { $0.int(0) }
         }
-        #expect(versions == [AccountsPostgresSchema.migrator.migrations.count], "every migration applied, once")
+        #expect(versions == [PostgresUserDataSchema.migrator.migrations.count], "every migration applied, once")
     }
 
     @Test func failedLoginsCountAcrossInstances() throws {

@@ -3,10 +3,11 @@ import SQLite
 import Testing
 
 @testable import API
+@testable import UserData
 
-/// A write the disk cannot hold (SQLite's SQLITE_FULL, or an I/O error) is a 503
-/// problem with `Retry-After`, never a 500; other SQLite errors are left alone.
-/// `scripts/reliability-disk-full.sh` shows the same on a real full disk.
+/// A write the disk cannot hold (SQLite's SQLITE_FULL, or an I/O error) is the store's
+/// `storageFailure`, a 503 problem with `Retry-After`, never a 500; other store errors
+/// are left alone. `scripts/reliability-disk-full.sh` shows the same on a real full disk.
 @Suite struct StorageFailureTests {
     /// Extended result codes (https://sqlite.org/rescode.html).
     static let full: Int32 = 13
@@ -15,7 +16,7 @@ import Testing
     static let constraintUnique: Int32 = 2067
 
     private func outcome(of error: SQLiteError) -> (any Error)? {
-        let handler = RouteHandler.accountsBlocking { _ in throw error }
+        let handler = RouteHandler.accountsBlocking { _ in throw UserDataError(error) }
         guard case .blocking(let body) = handler else { return nil }
         do {
             _ = try body(HTTPRequest(method: .put, target: "/favorites/1", path: "/favorites/1"))
@@ -35,6 +36,6 @@ import Testing
 
     @Test func anotherSQLiteErrorIsNotTurnedIntoA503() {
         let thrown = outcome(of: SQLiteError(code: Self.constraintUnique, message: "UNIQUE constraint failed"))
-        #expect((thrown as? SQLiteError)?.code == Self.constraintUnique)
+        #expect((thrown as? UserDataError)?.kind == .constraintViolation)
     }
 }

@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 
 @testable import Accounts
+@testable import UserData
 
 /// An accounts database written by the previous release (schema version 1: users,
 /// tokens, favorites) is opened by this server: nothing is lost, and profiles and
@@ -58,7 +59,7 @@ import TestSupport
         #expect(try client.requestJSON("PUT", "/favorites/729683f-a", token: users[1].token).status == 201)
 
         let database = try SQLiteConnection(path: directory.file("accounts.sqlite"), mode: .readOnly)
-        #expect(try database.queryFirst("PRAGMA user_version") { $0.int(0) } == AccountsSchema.migrator.migrations.count)
+        #expect(try database.queryFirst("PRAGMA user_version") { $0.int(0) } == SQLiteUserDataSchema.migrator.migrations.count)
         #expect(try database.queryFirst("SELECT count(*) FROM tokens") { $0.int(0) } == 3)
         #expect(try database.queryFirst("SELECT count(*) FROM favorites") { $0.int(0) } == photos.count + 1)
 
@@ -77,7 +78,7 @@ import TestSupport
         let connection = try SQLiteConnection(path: path)
         try connection.execute("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA foreign_keys = ON")
-        try Migrator(migrations: Array(AccountsSchema.migrator.migrations.prefix(1))).migrate(connection)
+        try Migrator(migrations: Array(SQLiteUserDataSchema.migrator.migrations.prefix(1))).migrate(connection)
         let hasher = try PasswordHasher(cost: .test)
         let created: Int64 = 1_793_534_400  // 2026-11-01T12:00:00Z
         for user in users {

@@ -4,6 +4,7 @@ import Catalog
 import Foundation
 import Testing
 import TestSupport
+import UserData
 import Walks
 
 /// `copy-user-data`: a SQLite store moved into PostgreSQL keeps every account, token,

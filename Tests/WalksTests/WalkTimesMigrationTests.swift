@@ -7,6 +7,7 @@ import TestSupport
 import Walks
 
 @testable import Accounts
+@testable import UserData
 
 /// A store written before walks' times were kept in milliseconds (schema version 4,
 /// whole seconds) is migrated: every walk shows the same moments as before, and takes
@@ -18,9 +19,9 @@ struct WalkTimesMigrationTests {
         let started: Int64 = 1_793_534_400  // 2026-11-01T12:00:00Z
         let walkBytes = [UInt8](repeating: 7, count: 16)
         do {
-            let connection = try SQLiteConnection(path: directory.file(AccountsDatabase.fileName))
+            let connection = try SQLiteConnection(path: directory.file(SQLiteUserDataStore.fileName))
             try connection.execute("PRAGMA foreign_keys = ON")
-            try Migrator(migrations: Array(AccountsSchema.migrator.migrations.prefix(4))).migrate(connection)
+            try Migrator(migrations: Array(SQLiteUserDataSchema.migrator.migrations.prefix(4))).migrate(connection)
             try connection.execute(
                 "INSERT INTO users (username, username_key, password_hash, created_at) VALUES ('old', 'old', 'x', ?)",
                 [.integer(started)])
@@ -43,7 +44,7 @@ struct WalkTimesMigrationTests {
                 [.integer(walk), .integer(started + 60)])
         }
 
-        let store = try AccountsDatabase(dataDirectory: directory.path)
+        let store = try SQLiteUserDataStore(dataDirectory: directory.path)
         let walks = Walks(database: store, catalog: try SharedCatalog.catalog()) { Date(timeIntervalSince1970: 1_793_538_000) }
         let owner = AuthenticatedUser(userID: 1, tokenHash: [])
         let walkID = Base64.url.encode(walkBytes)

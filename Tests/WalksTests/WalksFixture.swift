@@ -1,6 +1,7 @@
 import Accounts
 import Catalog
 import TestSupport
+import UserData
 
 /// What the walks' store tests stand on: a user-data store (the PostgreSQL database
 /// when the tests run against PostgreSQL, else SQLite in a temporary directory), its
@@ -15,10 +16,8 @@ struct WalksFixture {
     init(prefix: String) throws {
         directory = try TemporaryDirectory(prefix: prefix)
         database = try TestDatabase.make()
-        let store: any UserDataStore =
-            if let database { try PostgresUserDataStore(url: database.url) } else { try AccountsDatabase(dataDirectory: directory.path) }
         accounts = try Accounts(
-            store: store, commonPasswordsPath: PackageRoot.path + "/Data/common-passwords.txt", passwordCost: .test)
+            store: UserDataLocation(dataDirectory: directory.path, databaseURL: database?.url).openStore(), commonPasswordsPath: PackageRoot.path + "/Data/common-passwords.txt", passwordCost: .test)
         catalog = try SharedCatalog.catalog()
     }
 

@@ -4,6 +4,6 @@
 /// its profile and its tokens. A new kind of user data adds its table here.
 /// (Deleting the account removes these rows too, by `ON DELETE CASCADE`; a walk's
 /// points, entries and removed photos go with it the same way.)
-enum UserDataTables {
-    static let names = ["favorites", "recents", "walks"]
+public enum UserDataTables {
+    public static let names = ["favorites", "recents", "walks"]
 }

@@ -14,7 +14,7 @@ import Synchronization
 /// The `UserDataStore` of one instance, the default: the modules whose data hangs off
 /// a user (walks) keep their rows in this file, under the users' foreign keys,
 /// committed with the same durability.
-public final class AccountsDatabase: UserDataStore {
+public final class SQLiteUserDataStore: UserDataStore {
     static let fileName = "accounts.sqlite"
     static let busyTimeoutMilliseconds: Int32 = 5_000
 
@@ -32,6 +32,13 @@ public final class AccountsDatabase: UserDataStore {
     private let committer = DispatchQueue(label: "past-nyc.group-commit")
 
     init(path: String, readerCount: Int = 4) throws {
+        (writer, readers) = try UserDataError.mappingSQLiteErrors { try Self.open(path: path, readerCount: readerCount) }
+        idleReaders = Mutex(Array(readers.indices))
+        readerIsIdle = DispatchSemaphore(value: readers.count)
+    }
+
+    /// Opens the writer (migrating the file) and the readers.
+    private static func open(path: String, readerCount: Int) throws -> (writer: LockedConnection, readers: [LockedConnection]) {
         let writerConnection = try SQLiteConnection(path: path)
         writerConnection.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds)
         // WAL: readers and the writer do not block each other. synchronous=FULL:
@@ -40,8 +47,8 @@ public final class AccountsDatabase: UserDataStore {
         try writerConnection.execute("PRAGMA journal_mode = WAL")
         try writerConnection.execute("PRAGMA synchronous = FULL")
         try writerConnection.execute("PRAGMA foreign_keys = ON")
-        try AccountsSchema.migrator.migrate(writerConnection)
-        writer = LockedConnection(writerConnection)
+        try SQLiteUserDataSchema.migrator.migrate(writerConnection)
+        let writer = LockedConnection(writerConnection)
 
         var readers: [LockedConnection] = []
         for _ in 0..<readerCount {
@@ -54,9 +61,7 @@ public final class AccountsDatabase: UserDataStore {
             try reader.execute("SELECT count(*) FROM sqlite_schema")
             readers.append(LockedConnection(reader))
         }
-        self.readers = readers
-        idleReaders = Mutex(Array(readers.indices))
-        readerIsIdle = DispatchSemaphore(value: readers.count)
+        return (writer, readers)
     }
 
     /// Opens (creating or migrating) `<dataDirectory>/accounts.sqlite`.
@@ -67,9 +72,11 @@ public final class AccountsDatabase: UserDataStore {
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction on the writer.
     public func write<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
         let announcements = ChangeAnnouncements()
-        let result = try writer.withLock { connection in
-            try connection.transaction(.immediate) {
-                try body(SQLiteUserDataConnection(connection: connection, announcements: announcements))
+        let result = try UserDataError.mappingSQLiteErrors {
+            try writer.withLock { connection in
+                try connection.transaction(.immediate) {
+                    try body(SQLiteUserDataConnection(connection: connection, announcements: announcements))
+                }
             }
         }
         changeFeed.publish(.some(announcements.userIDs))
@@ -95,7 +102,7 @@ public final class AccountsDatabase: UserDataStore {
         _ body: @escaping @Sendable (any UserDataConnection) throws -> Value,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
-        let job = GroupedWrite(body, completion: completion)
+        let job = GroupedWrite(body) { completion($0.mapError(UserDataError.fromSQLite)) }
         let startsCommitter = pendingGroup.withLock { pending in
             pending.jobs.append(job)
             guard !pending.isCommitting else { return false }
@@ -159,11 +166,11 @@ public final class AccountsDatabase: UserDataStore {
             idleReaders.withLock { $0.append(index) }
             readerIsIdle.signal()
         }
-        return try readers[index].withLock { connection in try body(SQLiteUserDataConnection(connection: connection)) }
+        return try UserDataError.mappingSQLiteErrors {
+            try readers[index].withLock { connection in try body(SQLiteUserDataConnection(connection: connection)) }
+        }
     }
 
-    /// One instance: the failed-login counts stay in this process.
-    public func makeLoginThrottle() -> any LoginThrottling {
-        LoginThrottle()
-    }
+    /// One instance's file.
+    public var isShared: Bool { false }
 }

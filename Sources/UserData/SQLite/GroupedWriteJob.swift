@@ -1,6 +1,6 @@
 import SQLite
 
-/// A body waiting in `AccountsDatabase.groupWrite`, seen without its result type by
+/// A body waiting in `SQLiteUserDataStore.groupWrite`, seen without its result type by
 /// whoever commits the group.
 protocol GroupedWriteJob: Sendable {
     /// Runs the body on the writer (inside its savepoint); false when it threw.

@@ -1,5 +1,4 @@
 import Foundation
-import SQLite
 
 /// `past-nyc copy-user-data`: moves the user data of an instance's SQLite store into
 /// PostgreSQL, row for row, keeping every ID and sequence, so tokens, walk IDs and
@@ -30,11 +29,11 @@ public enum UserDataCopy {
     public static func copy(fromDataDirectory dataDirectory: String, to url: String, replacing: Bool) throws -> [(
         table: String, rows: Int
     )] {
-        let path = dataDirectory + "/" + AccountsDatabase.fileName
+        let path = dataDirectory + "/" + SQLiteUserDataStore.fileName
         guard FileManager.default.fileExists(atPath: path) else { throw CopyError.sourceMissing(path: path) }
-        let source = try AccountsDatabase(dataDirectory: dataDirectory)
+        let source = try SQLiteUserDataStore(dataDirectory: dataDirectory)
         let target = try PostgresUserDataStore(url: url, poolSize: 1)
-        let tables = AccountsPostgresSchema.tables
+        let tables = PostgresUserDataSchema.tables
         let contents = try source.read { connection in
             try connection.snapshot {
                 try tables.map { table in
@@ -74,7 +73,7 @@ public enum UserDataCopy {
         return zip(tables, contents).map { ($0.name, $1.count) }
     }
 
-    private static func value(_ row: any UserDataRow, column: Int32, kind: AccountsPostgresSchema.ColumnKind) -> SQLiteValue {
+    private static func value(_ row: any UserDataRow, column: Int32, kind: PostgresUserDataSchema.ColumnKind) -> UserDataValue {
         guard !row.isNull(column) else { return .null }
         switch kind {
         case .integer: return .integer(row.int64(column))

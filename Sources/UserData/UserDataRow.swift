@@ -1,5 +1,3 @@
-import SQLite
-
 /// One row of a query's result, whichever store ran it: columns by 0-based index,
 /// read as the type the query selected.
 public protocol UserDataRow {
@@ -11,5 +9,3 @@ public protocol UserDataRow {
     func optionalText(_ column: Int32) -> String?
     func blob(_ column: Int32) -> [UInt8]
 }
-
-extension Statement: UserDataRow {}

@@ -1,12 +1,13 @@
 import Basics
 
 /// Where users and everything that hangs off them live: the SQLite file of one
-/// instance (`AccountsDatabase`, the default) or a PostgreSQL database shared by many
+/// instance (`SQLiteUserDataStore`, the default) or a PostgreSQL database shared by many
 /// (`PostgresUserDataStore`). `Accounts` and `Walks` run the same SQL on either, with
 /// the same guarantees: every write is one transaction, committed durably before the
 /// call returns, and concurrent writes behave as if they ran one after another.
 ///
-/// Every method blocks (I/O, fsync): call them off the event loop.
+/// Every method blocks (I/O, fsync): call them off the event loop. What the store
+/// itself fails with is a `UserDataError`.
 public protocol UserDataStore: Sendable {
     /// Runs `body` with a connection for reads (each statement sees committed data;
     /// `UserDataConnection.snapshot` makes several agree).
@@ -28,9 +29,9 @@ public protocol UserDataStore: Sendable {
     func groupWrite<Value: Sendable>(
         _ body: @escaping @Sendable (any UserDataConnection) throws -> Value,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void)
-    /// The failed-login counts: in this process for a store of one instance, in the
-    /// store itself for a shared one, so that the limit holds across instances.
-    func makeLoginThrottle() -> any LoginThrottling
+    /// Whether several instances share this store: what must hold across instances
+    /// (the failed-login counts) then lives in the store rather than in the process.
+    var isShared: Bool { get }
     /// Whose data changed, after each commit that changed it (`UserDataConnection.announceChange`).
     var changeFeed: ChangeFeed { get }
 }

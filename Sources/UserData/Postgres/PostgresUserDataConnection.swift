@@ -1,5 +1,4 @@
 import Postgres
-import SQLite
 
 /// The PostgreSQL side of `UserDataConnection`: the shared SQL's `?` placeholders
 /// become `$1`, `$2`, … (`?N` becomes `$N`), values travel as text, and the results
@@ -17,21 +16,21 @@ final class PostgresUserDataConnection: UserDataConnection {
         self.connection = connection
     }
 
-    func execute(_ sql: String, _ values: [SQLiteValue]) throws {
+    func execute(_ sql: String, _ values: [UserDataValue]) throws {
         changes = try run(sql, values).affectedRows
     }
 
-    func query<Row>(_ sql: String, _ values: [SQLiteValue], row: (any UserDataRow) throws -> Row) throws -> [Row] {
+    func query<Row>(_ sql: String, _ values: [UserDataValue], row: (any UserDataRow) throws -> Row) throws -> [Row] {
         let result = try run(sql, values)
         return try (0..<result.rowCount).map { try row(PostgresRow(result: result, row: $0)) }
     }
 
-    func queryFirst<Row>(_ sql: String, _ values: [SQLiteValue], row: (any UserDataRow) throws -> Row) throws -> Row? {
+    func queryFirst<Row>(_ sql: String, _ values: [UserDataValue], row: (any UserDataRow) throws -> Row) throws -> Row? {
         let result = try run(sql, values)
         return result.rowCount == 0 ? nil : try row(PostgresRow(result: result, row: 0))
     }
 
-    func exists(_ sql: String, _ values: [SQLiteValue]) throws -> Bool {
+    func exists(_ sql: String, _ values: [UserDataValue]) throws -> Bool {
         try run(sql, values).rowCount > 0
     }
 
@@ -55,7 +54,7 @@ final class PostgresUserDataConnection: UserDataConnection {
         }
     }
 
-    func lockRows(_ sql: String, _ values: [SQLiteValue]) throws {
+    func lockRows(_ sql: String, _ values: [UserDataValue]) throws {
         _ = try run(sql + " FOR UPDATE", values)
     }
 
@@ -69,7 +68,7 @@ final class PostgresUserDataConnection: UserDataConnection {
         return announcedUsers
     }
 
-    private func run(_ sql: String, _ values: [SQLiteValue]) throws -> PostgresResult {
+    private func run(_ sql: String, _ values: [UserDataValue]) throws -> PostgresResult {
         let statement: String
         if let known = translated[sql] {
             statement = known
@@ -107,7 +106,7 @@ final class PostgresUserDataConnection: UserDataConnection {
         return output
     }
 
-    private static func value(_ value: SQLiteValue) -> PostgresValue {
+    private static func value(_ value: UserDataValue) -> PostgresValue {
         switch value {
         case .null: .null
         case .integer(let integer): .integer(integer)

@@ -14,7 +14,7 @@ import SQLite
 /// Migration 2 (profiles and recents) only adds: `ALTER TABLE … ADD COLUMN` keeps
 /// every existing row (https://sqlite.org/lang_altertable.html), and new columns
 /// are NULL for users registered before it.
-enum AccountsSchema {
+enum SQLiteUserDataSchema {
     static let migrator = Migrator(migrations: [
         """
         CREATE TABLE users (

@@ -1,7 +1,6 @@
 import Dispatch
 import Glibc
 import Postgres
-import SQLite
 import Synchronization
 
 /// The user data in a PostgreSQL database that several instances share
@@ -15,11 +14,11 @@ import Synchronization
 /// instead of failing each other, and writers of different walks never conflict. A
 /// transaction that still loses a race (40001) or is chosen to break a deadlock
 /// (40P01) is rolled back and run again after a short random pause, a bounded number
-/// of times, then fails with `AccountsError.storeUnavailable` (a 503). Every
+/// of times, then fails with `UserDataError`'s `unavailable` (a 503). Every
 /// connection commits with `synchronous_commit` on and bounds each statement with a
 /// timeout. When the server is down or restarting, a call fails within about 2 s with
-/// `AccountsError.storeUnavailable`, never waiting for the server; the next call
-/// connects again.
+/// `unavailable`, never waiting for the server; the next call connects again. Every
+/// failure of PostgreSQL's reaches the caller as a `UserDataError`.
 public final class PostgresUserDataStore: UserDataStore {
     /// Connections per instance when the command line does not say.
     public static let defaultPoolSize = 8
@@ -28,7 +27,7 @@ public final class PostgresUserDataStore: UserDataStore {
     static let poolWaitMilliseconds = 900
     static let connectTimeout = Duration.milliseconds(1000)
     /// Times a write that lost a serialization race is run in all before it fails
-    /// with `storeUnavailable`.
+    /// with `unavailable`.
     static let maximumWriteAttempts = 10
     /// The longest pause before running a write again, in milliseconds.
     static let maximumRetryPauseMilliseconds = 50
@@ -41,14 +40,18 @@ public final class PostgresUserDataStore: UserDataStore {
     private let freeSlots: DispatchSemaphore
 
     /// Connects once to migrate the schema.
-    /// - Throws: `PostgresError` when the server cannot be reached or the migration fails.
+    /// - Throws: `UserDataError` when the server cannot be reached or the migration fails.
     public init(url: String, poolSize: Int = defaultPoolSize) throws {
         precondition(poolSize > 0, "the pool needs a connection")
         self.url = url
-        let connection = try PostgresConnection(url: url, connectTimeout: .seconds(10))
-        // Migrations may take longer than one request's statement.
-        try connection.execute("SET statement_timeout = 0")
-        try AccountsPostgresSchema.migrator.migrate(connection)
+        do {
+            let connection = try PostgresConnection(url: url, connectTimeout: .seconds(10))
+            // Migrations may take longer than one request's statement.
+            try connection.execute("SET statement_timeout = 0")
+            try PostgresUserDataSchema.migrator.migrate(connection)
+        } catch let error as PostgresError {
+            throw UserDataError(error)
+        }
         slots = (0..<poolSize).map { _ in PostgresPoolSlot() }
         freeSlots = DispatchSemaphore(value: poolSize)
         announcer = try PostgresChangeAnnouncer.start(url: url)
@@ -79,7 +82,7 @@ public final class PostgresUserDataStore: UserDataStore {
     /// the statement is committed by the server before it answers (durably:
     /// `synchronous_commit`), or rolled back whole; the changes `body` announces go out
     /// after it. READ COMMITTED, as `groupWrite`: the statement locks the rows it
-    /// depends on. A statement that loses a deadlock is not run again: `storeUnavailable`.
+    /// depends on. A statement that loses a deadlock is not run again: `unavailable`.
     public func writeStatement<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
         try withConnection { connection in
             _ = connection.takeAnnouncedUsers()
@@ -89,9 +92,8 @@ public final class PostgresUserDataStore: UserDataStore {
         }
     }
 
-    public func makeLoginThrottle() -> any LoginThrottling {
-        StoredLoginThrottle(store: self)
-    }
+    /// Shared by every instance that names the same database.
+    public var isShared: Bool { true }
 
     /// Runs `body` in a transaction opened by `begin`, again after a serialization
     /// failure or a broken deadlock, at most `maximumWriteAttempts` times in all.
@@ -110,9 +112,7 @@ public final class PostgresUserDataStore: UserDataStore {
                     return result
                 } catch let error as PostgresError where error.isSerializationFailure {
                     try? connection.statement("ROLLBACK")
-                    guard attempt < Self.maximumWriteAttempts else {
-                        throw AccountsError.storeUnavailable(retryAfterSeconds: 1)
-                    }
+                    guard attempt < Self.maximumWriteAttempts else { throw UserDataError(error) }
                     // A random pause growing with the attempts, so the writers that
                     // collided do not collide again at once (on a worker thread).
                     let ceiling = min(1 << min(attempt, 6), Self.maximumRetryPauseMilliseconds)
@@ -127,13 +127,17 @@ public final class PostgresUserDataStore: UserDataStore {
     }
 
     /// Runs `body` on a free pooled connection (connecting it first if it is new or
-    /// broke); turns a store that cannot be reached into `storeUnavailable`.
+    /// broke); turns a store that cannot be reached into `unavailable`.
     private func withConnection<Result: Sendable>(
         _ body: (PostgresUserDataConnection) throws -> Result
     ) throws -> Result {
         guard freeSlots.wait(timeout: .now() + .milliseconds(Self.poolWaitMilliseconds))
             == .success
-        else { throw AccountsError.storeUnavailable(retryAfterSeconds: 1) }
+        else {
+            throw UserDataError(
+                .unavailable(retryAfterSeconds: 1),
+                detail: "no pooled PostgreSQL connection became free within \(Self.poolWaitMilliseconds) ms")
+        }
         defer { freeSlots.signal() }
         // The semaphore guarantees a free slot; another caller may take the one this
         // scan tries first, so scan until one is had.

@@ -1,5 +1,0 @@
-import Postgres
-import SQLite
-
-extension SQLiteError: ConstraintViolationReporting {}
-extension PostgresError: ConstraintViolationReporting {}
