@@ -63,6 +63,9 @@ enum RequestHeadParser {
         mutating func parseHead() -> ParseResult<RequestHead> {
             // RFC 9112 §2.2: ignore empty lines received before the request-line.
             while index + 1 < buffer.count, buffer[index] == 0x0D, buffer[index + 1] == 0x0A { index += 2 }
+            // A last CR may be the start of one more empty line: wait for what follows it,
+            // so a head whose empty lines arrive split between CR and LF is read as whole.
+            if index + 1 == buffer.count, buffer[index] == 0x0D { return incomplete() }
             let headStart = index
 
             // method = token

@@ -34,6 +34,23 @@ import Testing
         }
     }
 
+    /// Fuzzing finding: after empty lines before the request line, a prefix ending in
+    /// the CR of one more was refused (400) while the whole head was read.
+    @Test func everyPrefixAfterEmptyLinesIsIncomplete() {
+        let bytes = Array(("\r\n\r\n\r\n" + Self.valid).utf8)
+        guard case .complete = RequestHeadParser.parse(bytes) else {
+            Issue.record("the whole head was not read")
+            return
+        }
+        for length in 0..<bytes.count {
+            let result = RequestHeadParser.parse(Array(bytes[..<length]))
+            guard case .incomplete = result else {
+                Issue.record("prefix of \(length) bytes gave \(result)")
+                continue
+            }
+        }
+    }
+
     /// Fuzzing finding: a 44-byte method was accepted when the head arrived whole but
     /// refused (400) while only the method had arrived, so the same request got two answers.
     @Test func aTooLongMethodIsRefusedWholeAndInPieces() {

@@ -9,8 +9,17 @@ struct RFC3339DateTranscoder: DateTranscoder {
     private static let withMilliseconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
     private static let wholeSeconds = Date.ISO8601FormatStyle()
 
+    /// To the nearest millisecond. The fractional format style truncates, and a time
+    /// at a whole millisecond is often a hair below it as a binary fraction, so it
+    /// would be written one millisecond early: the milliseconds are written here.
     func encode(_ date: Date) throws -> String {
-        date.formatted(Self.withMilliseconds)
+        let (seconds, millisecond) = Int64((date.timeIntervalSince1970 * 1_000).rounded())
+            .quotientAndRemainder(dividingBy: 1_000)
+        // Before 1970 the remainder is negative: borrow a second.
+        let (wholeSeconds, fraction) = millisecond < 0 ? (seconds - 1, millisecond + 1_000) : (seconds, millisecond)
+        let text = Date(timeIntervalSince1970: TimeInterval(wholeSeconds)).formatted(Self.wholeSeconds)
+        let digits = String(fraction)
+        return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 
     func decode(_ text: String) throws -> Date {
