@@ -10,14 +10,10 @@ import TestSupport
     @Test func theVectorTestAgreesWithTheFormulas() {
         var random = SeededGenerator(seed: 0xC0E)
         for round in 0..<20_000 {
-            let latitude = round % 500 == 0 ? [89.9999999, -89.99999999, 0].randomElement(using: &random)!
-                : Double.random(in: 40.4...41, using: &random)
-            let longitude = Double.random(in: -74.3...(-73.6), using: &random)
             let fieldOfView = [0.001, 1, 60, 90, 180, 270, 359.99, 360].randomElement(using: &random)!
             // A point up to a few kilometres away, or within a few metres of the 15 m circle.
-            let spread = Bool.random(using: &random) ? 0.03 : 0.0002
-            let otherLatitude = max(-90, min(90, latitude + Double.random(in: -spread...spread, using: &random)))
-            let otherLongitude = longitude + Double.random(in: -spread...spread, using: &random)
+            let (latitude, longitude, otherLatitude, otherLongitude) = Self.randomPoints(
+                round: round, spread: Bool.random(using: &random) ? 0.03 : 0.0002, using: &random)
             let bearing = GreatCircle.initialBearing(
                 latitude1: latitude, longitude1: longitude, latitude2: otherLatitude, longitude2: otherLongitude)
             let distance = GreatCircle.distance(
@@ -45,12 +41,8 @@ import TestSupport
     @Test func theVectorBearingAgreesWithTheFormula() {
         var random = SeededGenerator(seed: 0xBEA)
         for round in 0..<20_000 {
-            let latitude = round % 500 == 0 ? [89.9999999, -89.99999999, 0].randomElement(using: &random)!
-                : Double.random(in: 40.4...41, using: &random)
-            let longitude = Double.random(in: -74.3...(-73.6), using: &random)
             let spread = [0.05, 0.001, 0.0001, 0].randomElement(using: &random)!
-            let otherLatitude = max(-90, min(90, latitude + Double.random(in: -spread...spread, using: &random)))
-            let otherLongitude = longitude + Double.random(in: -spread...spread, using: &random)
+            let (latitude, longitude, otherLatitude, otherLongitude) = Self.randomPoints(round: round, spread: spread, using: &random)
             let aimed = AimedCone(ViewCone(heading: 0), latitude: latitude, longitude: longitude)
             let bearing = aimed.bearing(
                 to: GreatCircle.unitVector(latitude: otherLatitude, longitude: otherLongitude),
@@ -61,5 +53,17 @@ import TestSupport
             #expect((0..<360).contains(bearing) && min(difference, 360 - difference) < 1e-7, "\(round): \(bearing) vs \(formula)")
             if spread == 0 { #expect(bearing == 0, "the point itself") }
         }
+    }
+
+    /// A seeded point of New York (every 500th round near a pole or on the equator) and
+    /// another up to `spread` degrees from it in each coordinate.
+    private static func randomPoints(
+        round: Int, spread: Double, using random: inout SeededGenerator
+    ) -> (latitude: Double, longitude: Double, otherLatitude: Double, otherLongitude: Double) {
+        let latitude = round % 500 == 0 ? [89.9999999, -89.99999999, 0].randomElement(using: &random)!
+            : Double.random(in: 40.4...41, using: &random)
+        let longitude = Double.random(in: -74.3...(-73.6), using: &random)
+        let otherLatitude = max(-90, min(90, latitude + Double.random(in: -spread...spread, using: &random)))
+        return (latitude, longitude, otherLatitude, longitude + Double.random(in: -spread...spread, using: &random))
     }
 }
