@@ -94,9 +94,7 @@ final class AimedCone {
             return GreatCircle.initialBearing(
                 latitude1: latitude, longitude1: longitude, latitude2: otherLatitude, longitude2: otherLongitude)
         }
-        let degrees = atan2((vector * axes.east).sum(), (vector * axes.north).sum()) * 180 / .pi
-        let bearing = degrees < 0 ? degrees + 360 : degrees
-        return bearing < 360 ? bearing : 0
+        return GreatCircle.bearing(east: (vector * axes.east).sum(), north: (vector * axes.north).sum())
     }
 
     /// Whether the location at `latitude`, `longitude`, whose unit vector is `vector`, is in the cone.

@@ -37,7 +37,13 @@ public enum GreatCircle {
         let deltaLambda = (longitude2 - longitude1) * .pi / 180
         let y = sin(deltaLambda) * cos(phi2)
         let x = cos(phi1) * sin(phi2) - sin(phi1) * cos(phi2) * cos(deltaLambda)
-        let degrees = atan2(y, x) * 180 / .pi
+        return bearing(east: y, north: x)
+    }
+
+    /// The direction of a vector whose components along east and north are given, in
+    /// degrees clockwise from north, 0 ≤ bearing < 360 (0 for the zero vector).
+    static func bearing(east: Double, north: Double) -> Double {
+        let degrees = atan2(east, north) * 180 / .pi
         let bearing = degrees < 0 ? degrees + 360 : degrees
         return bearing < 360 ? bearing : 0
     }
