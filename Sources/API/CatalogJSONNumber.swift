@@ -57,11 +57,6 @@ enum CatalogJSONNumber {
         return false
     }
 
-    /// A non-negative distance rounded to centimetres: the same bytes as
-    /// `append((meters * 100).rounded() / 100)`. That value is the double nearest to
-    /// `cents / 100`, and below 2^53 / 100 no shorter decimal rounds to it, so its
-    /// shortest round-tripping form (`Double.description`) is `cents` with the point
-    /// moved two places and trailing fractional zeros dropped. Written in one piece.
     /// A bearing in degrees (0 ≤ bearing < 360) rounded to a tenth, as `/nearby` writes
     /// it: one that rounds to 360.0 is 0 (north), and a zero tenth is left out (`45`, `45.5`).
     static func appendBearing(_ degrees: Double, to body: inout some CatalogByteSink & ~Copyable) {
@@ -73,6 +68,11 @@ enum CatalogJSONNumber {
         body.append(UInt8(ascii: "0") + UInt8(fraction))
     }
 
+    /// A non-negative distance rounded to centimetres: the same bytes as
+    /// `append((meters * 100).rounded() / 100)`. That value is the double nearest to
+    /// `cents / 100`, and below 2^53 / 100 no shorter decimal rounds to it, so its
+    /// shortest round-tripping form (`Double.description`) is `cents` with the point
+    /// moved two places and trailing fractional zeros dropped. Written in one piece.
     static func appendCentimetres(_ meters: Double, to body: inout some CatalogByteSink & ~Copyable) {
         let scaled = meters * 100
         guard scaled >= 0, scaled < 1e13 else {

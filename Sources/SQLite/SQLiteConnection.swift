@@ -41,7 +41,9 @@ public final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
-    /// Runs one or more statements that take no parameters (schema, pragmas).
+    /// Runs one or more statements that take no parameters (schema, pragmas), parsed
+    /// anew at each call: a statement run often is cheaper as `execute(sql, [])`, which
+    /// keeps it prepared.
     public func execute(_ sql: String) throws {
         var errorMessage: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
@@ -108,13 +110,13 @@ public final class SQLiteConnection {
 
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
     public func transaction<Result>(_ kind: TransactionKind = .immediate, _ body: () throws -> Result) throws -> Result {
-        try execute("BEGIN \(kind.rawValue)")
+        try execute("BEGIN \(kind.rawValue)", [])
         do {
             let result = try body()
-            try execute("COMMIT")
+            try execute("COMMIT", [])
             return result
         } catch {
-            try? execute("ROLLBACK")  // The original error matters more; a failed rollback leaves nothing committed.
+            try? execute("ROLLBACK", [])  // The original error matters more; a failed rollback leaves nothing committed.
             throw error
         }
     }

@@ -43,6 +43,9 @@ import TestSupport
         (.get, "/caf\u{E9}"),
         (.get, "/K"),
         (.get, "/trailing/"),
+        // A pattern that starts with a parameter binds whatever the first segment is.
+        (.get, "/{lang}/about"),
+        (.post, "/{lang}/about"),
     ]
 
     struct Row: CustomTestStringConvertible, Sendable {
@@ -80,6 +83,11 @@ import TestSupport
         Row(method: .get, path: "/a/b/d", expected: "404"),
         Row(method: .get, path: "/trailing/", expected: "GET /trailing/"),
         Row(method: .get, path: "/trailing", expected: "404"),
+        Row(method: .get, path: "/en/about", expected: "GET /{lang}/about lang=en"),
+        Row(method: .post, path: "/photos/about", expected: "POST /{lang}/about lang=photos"),
+        // The earlier route of the two that bind it.
+        Row(method: .get, path: "/photos/about", expected: "GET /photos/{photoID} photoID=about"),
+        Row(method: .put, path: "/en/about", expected: "405 GET,POST,HEAD,OPTIONS"),
         // Non-ASCII segments compare by canonical equivalence, as Swift strings do.
         Row(method: .get, path: "/caf\u{E9}", expected: "GET /caf\u{E9}"),
         Row(method: .get, path: "/cafe\u{301}", expected: "GET /caf\u{E9}"),
@@ -95,7 +103,7 @@ import TestSupport
     @Test func randomASCIIPathsBindAsSplittingByCharacterDoes() throws {
         let router = Self.router(Self.routes)
         let getRoutes = Self.routes.filter { $0.0 == .get }.map(\.1)
-        let pieces = ["", "a", "c", "x", "me", "users", "photos", "search", "nearby", "%", "a.b"]
+        let pieces = ["", "a", "c", "x", "me", "users", "photos", "search", "nearby", "about", "%", "a.b"]
         var generator = SeededGenerator(seed: 19)
         for _ in 0..<2000 {
             let count = Int.random(in: 1...4, using: &generator)

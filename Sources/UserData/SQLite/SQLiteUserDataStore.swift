@@ -134,19 +134,21 @@ public final class SQLiteUserDataStore: UserDataStore {
     /// - Returns: whether the group committed.
     private static func commit(_ group: [any GroupedWriteJob], on writer: SQLiteUserDataConnection) -> Bool {
         let connection = writer.connection
+        // Each statement runs with `[]`, the connection's prepared copy: parsing the
+        // savepoint's two statements anew for every write was a tenth of a favorite's CPU.
         do {
-            try connection.execute("BEGIN IMMEDIATE")
+            try connection.execute("BEGIN IMMEDIATE", [])
             for job in group {
-                try connection.execute("SAVEPOINT grouped_write")
+                try connection.execute("SAVEPOINT grouped_write", [])
                 let succeeded = job.run(on: writer)
-                if !succeeded { try connection.execute("ROLLBACK TO grouped_write") }
-                try connection.execute("RELEASE grouped_write")
+                if !succeeded { try connection.execute("ROLLBACK TO grouped_write", []) }
+                try connection.execute("RELEASE grouped_write", [])
             }
-            try connection.execute("COMMIT")
+            try connection.execute("COMMIT", [])
             for job in group { job.finish(failure: nil) }
             return true
         } catch {
-            try? connection.execute("ROLLBACK")  // The commit's error is what the callers get; a failed rollback leaves nothing committed.
+            try? connection.execute("ROLLBACK", [])  // The commit's error is what the callers get; a failed rollback leaves nothing committed.
             for job in group { job.finish(failure: error) }
             return false
         }
