@@ -448,16 +448,23 @@ public final class Accounts: Sendable {
                     "INSERT INTO recents (user_id, photo_id, viewed_at) VALUES (?, ?, ?)",
                     [userID, .text(photoID), .integer(now)])
                 try ChangeLog.record(.recent, photoID: photoID, userID: authenticated.userID, at: now, in: connection)
-                let pushedOut = try connection.query(
-                    """
-                    DELETE FROM recents WHERE user_id = ? AND sequence <= (
-                        SELECT sequence FROM recents WHERE user_id = ? ORDER BY sequence DESC LIMIT 1 OFFSET ?)
-                    RETURNING photo_id
-                    """,
-                    [userID, userID, .integer(Int64(Self.recentsCapacity))]
-                ) { $0.text(0) }
-                for old in pushedOut {
-                    try ChangeLog.record(.recent, photoID: old, deleted: true, userID: authenticated.userID, at: now, in: connection)
+                // The newest view beyond the capacity, if any, and every older one go. Found
+                // first, then deleted: a `DELETE … RETURNING` on SQLite builds a temporary
+                // B-tree for its rows at every view, though almost every view pushes none out.
+                let newestPushedOut = try connection.queryFirst(
+                    "SELECT sequence FROM recents WHERE user_id = ? ORDER BY sequence DESC LIMIT 1 OFFSET ?",
+                    [userID, .integer(Int64(Self.recentsCapacity))]
+                ) { $0.int64(0) }
+                if let newestPushedOut {
+                    let pushedOut = try connection.query(
+                        "SELECT photo_id FROM recents WHERE user_id = ? AND sequence <= ? ORDER BY sequence",
+                        [userID, .integer(newestPushedOut)]
+                    ) { $0.text(0) }
+                    try connection.execute(
+                        "DELETE FROM recents WHERE user_id = ? AND sequence <= ?", [userID, .integer(newestPushedOut)])
+                    for old in pushedOut {
+                        try ChangeLog.record(.recent, photoID: old, deleted: true, userID: authenticated.userID, at: now, in: connection)
+                    }
                 }
                 return Recent(photoID: photoID, viewedAt: Self.date(now))
             },
