@@ -5,31 +5,38 @@ import HTTPServer
 
 /// The walking tours: `GET /tours` (public) and `GET /tours/favorites` (token).
 ///
-/// Both run on the worker pool. A `/tours` answer is pure computation over the
-/// in-memory catalog, but often longer than an event loop may stall: measured with
-/// `past-nyc tour-gain` from random Manhattan points, planning takes about 0.4 ms of
-/// CPU at the median of the default budget, 0.8 ms at its 99th percentile, and
-/// milliseconds at `minutes=240&stops=20&minPhotos=1` (thousands of candidates). The favorites tour
-/// reads the caller's favorites from SQLite.
+/// Both plan on the `ComputePool`, one plan per core, and answer from there: `/tours` is
+/// handed there from the event loop (`.handOff`), `/tours/favorites` from the HTTP worker
+/// that read the caller's favorites (`.deferred`).
+/// A `/tours` answer is pure computation over the in-memory catalog, but often longer
+/// than an event loop may stall: measured with `past-nyc tour-gain` from random
+/// Manhattan points, planning takes about 0.4 ms of CPU at the median of the default
+/// budget, 0.8 ms at its 99th percentile, and milliseconds at
+/// `minutes=240&stops=20&minPhotos=1` (thousands of candidates). The favorites tour
+/// reads the caller's favorites from the user-data store first, on its HTTP worker.
 struct TourRoutes: Sendable {
     private let catalog: PhotoCatalog
     private let json: CatalogJSON
     private let accounts: Accounts
+    private let compute: ComputePool
 
     /// PhotoSummaries listed per stop of `/tours`.
     static let photosPerStop = 3
     /// Favorites read per query while collecting them all.
     private static let favoritesPage = 200
 
-    init(catalog: PhotoCatalog, json: CatalogJSON, accounts: Accounts) {
+    init(catalog: PhotoCatalog, json: CatalogJSON, accounts: Accounts, compute: ComputePool) {
         self.catalog = catalog
         self.json = json
         self.accounts = accounts
+        self.compute = compute
     }
 
     func register(in router: inout Router) {
-        router.add(.get, "/tours", caching: .catalog, .blocking { try tour($0) })
-        router.add(.get, "/tours/favorites", caching: .noStore, .accountsBlocking { try favoritesTour($0) })
+        router.add(.get, "/tours", caching: .catalog, .handOff { request, responder in
+            compute.answer(responder) { try tour(request) }
+        })
+        router.add(.get, "/tours/favorites", caching: .noStore, .accountsDeferred { try favoritesTour($0, $1) })
     }
 
     static let tourParameters: QueryParameterNames = [
@@ -68,8 +75,9 @@ struct TourRoutes: Sendable {
     }
 
     /// The shortest walk through the locations of the caller's favorites; each stop
-    /// lists the caller's favorite photos there, newest saved first.
-    func favoritesTour(_ request: HTTPRequest) throws -> HTTPResponse {
+    /// lists the caller's favorite photos there, newest saved first. The favorites are
+    /// read here, on the HTTP worker; the walk is planned on the compute pool.
+    func favoritesTour(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
         let user = try accounts.authenticate(request)
         let parameters = try QueryParameters(request, known: Self.favoritesTourParameters)
         let latitude = try parameters.number("lat", in: -90...90)
@@ -87,14 +95,16 @@ struct TourRoutes: Sendable {
             cursor = page.nextCursor
         } while cursor != nil
 
-        let tour = catalog.favoritesTour(
-            latitude: latitude, longitude: longitude, locations: photosByLocation.keys.sorted())
-        let body = TourJSON.body(tour, json: json) { stop, body in
-            for (offset, photo) in (photosByLocation[stop.site.location] ?? []).enumerated() {
-                if offset > 0 { body.append(UInt8(ascii: ",")) }
-                json.appendPhotoSummary(photo, to: &body)
+        compute.answer(responder) { [catalog, json, photosByLocation] in
+            let tour = catalog.favoritesTour(
+                latitude: latitude, longitude: longitude, locations: photosByLocation.keys.sorted())
+            let body = TourJSON.body(tour, json: json) { stop, body in
+                for (offset, photo) in (photosByLocation[stop.site.location] ?? []).enumerated() {
+                    if offset > 0 { body.append(UInt8(ascii: ",")) }
+                    json.appendPhotoSummary(photo, to: &body)
+                }
             }
+            return .json(body)
         }
-        return .json(body)
     }
 }

@@ -120,12 +120,12 @@ final class Connection {
                     return
                 }
                 if case .found(.deferred(let run), _, _) = match {
-                    setInterest(0)
-                    let loop = self.loop, descriptor = socket.rawValue, id = self.id
-                    let responder = HTTPResponder(request: request, logger: loop.context.logger) { response in
-                        loop.execute { loop.deliver(response, to: descriptor, connectionID: id) }
-                    }
-                    loop.context.workers.submit { run(request, responder) }
+                    let workers = loop.context.workers
+                    answerLater(request) { responder in workers.submit { run(request, responder) } }
+                    return
+                }
+                if case .found(.handOff(let run), _, _) = match {
+                    answerLater(request) { responder in run(request, responder) }
                     return
                 }
                 let response = RequestPipeline.response(to: request, match: match, logger: loop.context.logger)
@@ -139,6 +139,17 @@ final class Connection {
                 return
             }
         }
+    }
+
+    /// Stops reading while a `deferred` or `handOff` handler works on `request`, and hands
+    /// `start` the responder through which the answer, from any thread, reaches this
+    /// connection on its event loop.
+    private func answerLater(_ request: HTTPRequest, _ start: (HTTPResponder) -> Void) {
+        setInterest(0)
+        let loop = self.loop, descriptor = socket.rawValue, id = self.id
+        start(HTTPResponder(request: request, logger: loop.context.logger) { response in
+            loop.execute { loop.deliver(response, to: descriptor, connectionID: id) }
+        })
     }
 
     // MARK: Reading

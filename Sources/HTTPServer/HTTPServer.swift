@@ -129,9 +129,10 @@ public final class HTTPServer: Sendable {
             finished: finished)
     }
 
-    /// One event loop per CPU this process may run on: the affinity mask (taskset, cpusets),
-    /// not every CPU online, since two loops sharing a core only add scheduling delay.
-    private static func usableCPUCount() -> Int {
+    /// The CPUs this process may run on: the affinity mask (taskset, cpusets), not every
+    /// CPU online. The server runs one event loop per CPU, since two loops sharing a core
+    /// only add scheduling delay.
+    public static func usableCPUCount() -> Int {
         var set = cpu_set_t()
         guard sched_getaffinity(0, MemoryLayout<cpu_set_t>.size, &set) == 0 else {
             return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))

@@ -15,7 +15,7 @@ enum RequestPipeline {
             switch handler.placement(for: request) {
             case .immediate(let run), .blocking(let run):
                 return Self.run(run, request, logger: logger)
-            case .deferred(let run):
+            case .deferred(let run), .handOff(let run):
                 return HTTPResponder.awaitingAnswer(to: request, from: run, logger: logger())
             }
         case .methodNotAllowed(let allowed, _):
@@ -34,13 +34,14 @@ enum RequestPipeline {
 
     /// `match` with its handler placed for `request` (see `RouteHandler.placement(for:)`):
     /// an `immediateUnlessBlocking` one has already run its in-memory half, so the
-    /// caller on the event loop only has to tell `immediate` from `blocking`.
+    /// caller on the event loop only has to tell where each of the others runs.
     static func placing(_ match: Router.Match, for request: HTTPRequest) -> Router.Match {
         guard case .found(let handler, let pathParameters, let caching) = match else { return match }
         switch handler.placement(for: request) {
         case .immediate(let run): return .found(.immediate(run), pathParameters: pathParameters, caching: caching)
         case .blocking(let run): return .found(.blocking(run), pathParameters: pathParameters, caching: caching)
         case .deferred(let run): return .found(.deferred(run), pathParameters: pathParameters, caching: caching)
+        case .handOff(let run): return .found(.handOff(run), pathParameters: pathParameters, caching: caching)
         }
     }
 

@@ -21,8 +21,13 @@ public enum RouteHandler: Sendable {
     /// than its own work (its group commit, a change to come) without holding a worker
     /// meanwhile. The connection then waits without a thread.
     case deferred(@Sendable (HTTPRequest, HTTPResponder) -> Void)
+    /// Runs on the connection's event loop, under the rules of `immediate`, and answers
+    /// through its `HTTPResponder` later, from any thread: for a handler that only hands
+    /// the request on to what will answer it (a pool of its own). Unlike `deferred`, no
+    /// worker thread wakes in between: each hop is a thread switch.
+    case handOff(@Sendable (HTTPRequest, HTTPResponder) -> Void)
 
-    /// Where one request's handler runs: `immediate`, `blocking` and `deferred` as they are; for
+    /// Where one request's handler runs: `immediate`, `blocking`, `deferred` and `handOff` as they are; for
     /// `immediateUnlessBlocking`, runs its first closure now (the caller is on the event
     /// loop) and answers `immediate` with its response or error, or `blocking`.
     public func placement(for request: HTTPRequest) -> Placement {
@@ -30,6 +35,7 @@ public enum RouteHandler: Sendable {
         case .immediate(let run): return .immediate(run)
         case .blocking(let run): return .blocking(run)
         case .deferred(let run): return .deferred(run)
+        case .handOff(let run): return .handOff(run)
         case .immediateUnlessBlocking(let immediate, let blocking):
             do {
                 guard let response = try immediate(request) else { return .blocking(blocking) }
@@ -45,5 +51,6 @@ public enum RouteHandler: Sendable {
         case immediate(@Sendable (HTTPRequest) throws -> HTTPResponse)
         case blocking(@Sendable (HTTPRequest) throws -> HTTPResponse)
         case deferred(@Sendable (HTTPRequest, HTTPResponder) -> Void)
+        case handOff(@Sendable (HTTPRequest, HTTPResponder) -> Void)
     }
 }

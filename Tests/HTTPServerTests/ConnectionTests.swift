@@ -204,6 +204,24 @@ import TestSupport
         }
     }
 
+    /// A `.handOff` handler runs on the event loop, not on a worker: with the one worker
+    /// held by a gated request, a handed-off request is still answered.
+    @Test func handOffHandlersNeedNoWorker() throws {
+        try TestServer.with({ $0.workerThreads = 1 }) { server in
+            let gated = try server.client()
+            try gated.send("GET /gated HTTP/1.1\r\nHost: t\r\n\r\n")
+            while server.signals.slowStarted.withLock({ $0 }) < 1 { usleep(1_000) }
+            let client = try server.client()
+            try client.send("GET /handed HTTP/1.1\r\nHost: t\r\n\r\n")
+            let handed = try client.readResponse()
+            #expect(handed.status == 200)
+            #expect(handed.bodyText == #"{"handed":true}"#)
+            #expect(server.signals.gatedFinished.withLock { $0 } == 0, "answered while the only worker was held")
+            server.signals.gate.signal()
+            #expect(try gated.readResponse().status == 200)
+        }
+    }
+
     @Test func aDeferredHandlersErrorIsItsProblemAndADroppedRequestA500() throws {
         try TestServer.with { server in
             let client = try server.client()

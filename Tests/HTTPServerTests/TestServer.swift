@@ -66,6 +66,9 @@ struct TestServer {
             if id == "failing" { return responder.respond { throw HTTPError(.conflict, detail: "later, and wrong") } }
             signals.held.withLock { $0.append(responder) }
         })
+        router.add(.get, "/handed", caching: .unspecified, .handOff { _, responder in
+            DispatchQueue.global().async { responder.respond { .json(Array(#"{"handed":true}"#.utf8)) } }
+        })
         router.add(.get, "/conflict", caching: .unspecified, .immediate { _ in
             throw HTTPError(.conflict, detail: "The \"thing\" already exists.")
         })
