@@ -8,12 +8,12 @@ import HTTPServer
 /// Both plan on the `ComputePool`, one plan per core, and answer from there: `/tours` is
 /// handed there from the event loop (`.handOff`), `/tours/favorites` from the HTTP worker
 /// that read the caller's favorites (`.deferred`).
+///
 /// A `/tours` answer is pure computation over the in-memory catalog, but often longer
 /// than an event loop may stall: measured with `past-nyc tour-gain` from random
 /// Manhattan points, planning takes about 0.4 ms of CPU at the median of the default
 /// budget, 0.8 ms at its 99th percentile, and milliseconds at
-/// `minutes=240&stops=20&minPhotos=1` (thousands of candidates). The favorites tour
-/// reads the caller's favorites from the user-data store first, on its HTTP worker.
+/// `minutes=240&stops=20&minPhotos=1` (thousands of candidates).
 struct TourRoutes: Sendable {
     private let catalog: PhotoCatalog
     private let json: CatalogJSON

@@ -142,7 +142,7 @@ enum SQLiteUserDataSchema {
         // Migration 7: `sync_changes` rebuilt with its kind checked by equalities, the same
         // rule as migration 6's `IN` list. SQLite evaluates a CHECK at every insert, and an
         // `IN` list of more than two values builds a temporary B-tree each time: that was
-        // about a third of the instructions of a saved favorite, which logs two changes.
+        // about a fifth of the instructions of a saved favorite, which logs two changes.
         // SQLite cannot alter a CHECK, so the table is copied, row for row and sequence for
         // sequence, with AUTOINCREMENT's high-water mark, so that no sequence a client has
         // seen is handed out again (https://sqlite.org/lang_altertable.html#otheralter).
