@@ -8,7 +8,7 @@ import HTTPServer
 /// The HTTP worker pool has more threads than cores, for the handlers that mostly wait
 /// (on SQLite, on PostgreSQL). Computation there is interleaved by the scheduler, so
 /// with sixteen plans at once on one core each one takes sixteen times as long, and the
-/// slowest plans' answers wait longest: `/tours` at 16 connections had a p99 of 50–67 ms
+/// slowest plans' answers wait longest: `/tours` at 16 connections had a p99 of 50–70 ms
 /// that way, against 10 ms with its plans queued one per core (`scripts/bench.sh tours`,
 /// the server on one core). Here each plan runs alone on its core, and an answer takes
 /// its wait in the queue plus its own CPU time.
