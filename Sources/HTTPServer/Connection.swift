@@ -65,6 +65,12 @@ final class Connection {
         perform(machine.shutdownRequested())
     }
 
+    /// Writes the response the loop held for the end of its batch of events (`EventLoop.holdsResponse(of:)`).
+    func writeHeldResponse() {
+        guard !closed else { return }
+        perform(flush())
+    }
+
     func handlerFinished(_ response: HTTPResponse) {
         perform(machine.handlerFinished(response, now: MonotonicClock.now()))
     }
@@ -106,6 +112,7 @@ final class Connection {
                 loop.context.accessLog.record(
                     method: log.method, path: log.path, status: encoded.status,
                     bytes: encoded.body.count, startedAt: log.startedAt, requestID: log.requestID, remote: remoteAddress)
+                if loop.holdsResponse(of: self) { return }
                 action = flush()
             case .handle(let request, let routed):
                 let match = RequestPipeline.placing(routed, for: request)

@@ -45,6 +45,15 @@ final class EventLoop: @unchecked Sendable {
     var requestIDs = RequestIDGenerator()
     /// One read buffer for all of the loop's connections: a read copies out of it at once.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    /// Connections whose response waits for the end of the current batch of events,
+    /// in the order their responses were made (`holdsResponse(of:)`).
+    private var heldResponses: [Connection] = []
+    /// Whether responses made now wait for the end of the batch: only while the loop
+    /// handles the events of one `epoll_wait`.
+    private var holdingResponses = false
+    /// The most responses held at once: each one held waits for the handlers of at most
+    /// this many others, which the event loop runs only when they answer from memory.
+    static let heldResponseLimit = 16
 
     static let acceptPause: UInt64 = 100_000_000
 
@@ -88,6 +97,7 @@ final class EventLoop: @unchecked Sendable {
                     epoll_wait(epoll.rawValue, buffer.baseAddress, Int32(buffer.count), timeout)
                 }
             }
+            holdingResponses = true
             for index in 0..<Int(count) {
                 let descriptor = events[index].data.fd
                 let flags = events[index].events
@@ -100,6 +110,8 @@ final class EventLoop: @unchecked Sendable {
                     schedule(connection)
                 }
             }
+            holdingResponses = false
+            releaseHeldResponses()
             let now = MonotonicClock.now()
             if now >= nextSweep {
                 nextSweep = now + sweepInterval
@@ -142,6 +154,39 @@ final class EventLoop: @unchecked Sendable {
         guard let connection = connections[descriptor], connection.id == connectionID else { return }
         connection.handlerFinished(response)
         schedule(connection)
+    }
+
+    /// Whether `connection`'s encoded response waits to be written with the others of
+    /// this batch of events (then the loop calls its `writeHeldResponse()`), or is to be
+    /// written now.
+    ///
+    /// Why hold responses: on one host (a client, or the nginx of `deploy/`, over
+    /// loopback) every write to a peer that sleeps in `epoll_wait` wakes it, which costs
+    /// the writer an inter-processor interrupt, several microseconds in a virtual machine.
+    /// Written one by one as they are made, each response found the peer asleep again;
+    /// written back to back, a batch wakes it about once (docs/PERFORMANCE.md).
+    func holdsResponse(of connection: Connection) -> Bool {
+        guard holdingResponses else { return false }
+        guard heldResponses.count + 1 < Self.heldResponseLimit else {
+            // A full batch: the held ones go now, and this one with them.
+            releaseHeldResponses()
+            return false
+        }
+        heldResponses.append(connection)
+        return true
+    }
+
+    /// Writes the held responses, in the order they were made. A connection whose write
+    /// finishes may go on to its next pipelined request: that response is written at once.
+    private func releaseHeldResponses() {
+        let wasHolding = holdingResponses
+        holdingResponses = false
+        defer { holdingResponses = wasHolding }
+        for connection in heldResponses {
+            connection.writeHeldResponse()
+            schedule(connection)
+        }
+        heldResponses.removeAll(keepingCapacity: true)
     }
 
     func connectionClosed(_ connection: Connection) {

@@ -72,6 +72,26 @@ import TestSupport
         }
     }
 
+    /// Responses made while the loop handles one batch of events wait for the batch's end
+    /// (`EventLoop.holdsResponse(of:)`), at most `heldResponseLimit` at once. Three times
+    /// that many connections, each sending three pipelined requests before any is read,
+    /// fill batches past the limit, and the second and third requests of each connection
+    /// are answered while the held responses are written: every response still reaches
+    /// its own connection, in order.
+    @Test func heldResponsesReachTheirConnectionsInOrder() throws {
+        try TestServer.with { server in
+            let clients = try (0..<(3 * EventLoop.heldResponseLimit)).map { _ in try server.client() }
+            for (number, client) in clients.enumerated() {
+                try client.send((0..<3).map { "GET /items/\(number)-\($0) HTTP/1.1\r\nHost: t\r\n\r\n" }.joined())
+            }
+            for (number, client) in clients.enumerated() {
+                for request in 0..<3 {
+                    #expect(try client.readResponse().bodyText.contains("\"id\":\"\(number)-\(request)\""))
+                }
+            }
+        }
+    }
+
     /// HTTP/1.0 without keep-alive, and HTTP/1.1 with `Connection: close`.
     @Test(arguments: ["GET /hello HTTP/1.0\r\n\r\n", "GET /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"])
     func aRequestThatDoesNotPersistIsAnsweredThenClosed(_ request: String) throws {
