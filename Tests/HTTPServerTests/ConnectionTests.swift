@@ -74,10 +74,10 @@ import TestSupport
 
     /// Responses made while the loop handles one batch of events wait for the batch's end
     /// (`EventLoop.holdsResponse(of:)`), at most `heldResponseLimit` at once. Three times
-    /// that many connections, each sending three pipelined requests before any is read,
-    /// fill batches past the limit, and the second and third requests of each connection
-    /// are answered while the held responses are written: every response still reaches
-    /// its own connection, in order.
+    /// that many connections each send three pipelined requests before any is read, so a
+    /// batch can pass the limit, and a connection's second and third requests are answered
+    /// while held responses are written: every response still reaches its own connection,
+    /// in order. Fails when the held responses of a batch are not all written.
     @Test func heldResponsesReachTheirConnectionsInOrder() throws {
         try TestServer.with { server in
             let clients = try (0..<(3 * EventLoop.heldResponseLimit)).map { _ in try server.client() }
