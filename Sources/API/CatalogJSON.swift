@@ -133,13 +133,7 @@ public final class CatalogJSON: PlacedPhotoProvider, Sendable {
     /// written into one allocation of its bound (`nearbyEnvelopeBound`, and per match
     /// `nearbyMatchBound` and its fragments). With a cone, each location also has its
     /// `bearing` from the point.
-    ///
-    /// - Parameter whileLoading: work of the caller's that needs no fragment, run once the
-    ///   fragments to copy are requested from memory and before they are copied: the
-    ///   arena does not stay in a core's cache, and that work hides part of the wait.
-    func nearbyBody(
-        _ query: NearbyQuery, photosPerLocation: Int, matches: [NearbyMatch], whileLoading: () -> Void = {}
-    ) -> [UInt8] {
+    func nearbyBody(_ query: NearbyQuery, photosPerLocation: Int, matches: [NearbyMatch]) -> [UInt8] {
         let filter = query.filter
         // Where the fragments lie is itself a cache miss per match, and the sizes below
         // wait on it: all of them are requested at once, not one after another.
@@ -154,7 +148,6 @@ public final class CatalogJSON: PlacedPhotoProvider, Sendable {
             // The head and, without a photo filter, the photos that follow it are copied next.
             fragments.prefetch(run: head..<(head + 1 + (filter.filtersPhotos ? 0 : photos)))
         }
-        whileLoading()
         return CatalogBodyWriter.body(capacity: capacity) { body in
             body.append(#"{"latitude":"#)
             CatalogJSONNumber.append(query.latitude, to: &body)

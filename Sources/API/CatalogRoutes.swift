@@ -56,18 +56,16 @@ public struct CatalogRoutes: Sendable {
 
         let query = NearbyQuery(
             latitude: latitude, longitude: longitude, limit: limit, radius: radius, filter: filter, cone: cone)
-        var etag = ""
-        let body = json.nearbyBody(query, photosPerLocation: photos, matches: catalog.nearby(query)) {
-            etag = CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "n") { tag in
-                tag.add(latitude)
-                tag.add(longitude)
-                tag.add(limit)
-                tag.add(radius)
-                tag.add(filter)
-                tag.add(photos)
-                tag.add(cone?.heading)
-                tag.add(cone?.fieldOfView)
-            }
+        let body = json.nearbyBody(query, photosPerLocation: photos, matches: catalog.nearby(query))
+        let etag = CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "n") { tag in
+            tag.add(latitude)
+            tag.add(longitude)
+            tag.add(limit)
+            tag.add(radius)
+            tag.add(filter)
+            tag.add(photos)
+            tag.add(cone?.heading)
+            tag.add(cone?.fieldOfView)
         }
         return .json(body, etag: etag)
     }
