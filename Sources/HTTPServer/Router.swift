@@ -44,6 +44,18 @@ public struct Router: Sendable {
     private var literalRoutes: [String: [Int]] = [:]
     /// Indices into `routes` of every other pattern, by segment count.
     private var otherRoutes: [Int: [Int]] = [:]
+    /// `match`'s answers for each path of `literalRoutes` that no other pattern binds
+    /// (none has as many segments), worked out whenever a route is added: most requests
+    /// are routed by this one lookup and a scan of the path's few methods.
+    private var literalAnswers: [String: LiteralAnswers] = [:]
+
+    /// What `match` answers for one literal path.
+    private struct LiteralAnswers: Sendable {
+        /// The answer to each method a route of the path serves, and to HEAD when GET is one.
+        var byMethod: [(method: HTTPMethod, match: Match)]
+        /// The answer to every other method: `methodNotAllowed`, with the path's methods.
+        var otherwise: Match
+    }
 
     public init() {}
 
@@ -60,15 +72,37 @@ public struct Router: Sendable {
             !routes.contains { $0.method == method && $0.segments == segments },
             "route \(method) \(pattern) registered twice")
         let isLiteral = segments.allSatisfy { if case .literal = $0 { true } else { false } }
-        if isLiteral, Self.slashCountIfASCIIRooted(pattern) != nil {
+        let route = Route(method: method, pattern: pattern, segments: segments, handler: handler, caching: caching)
+        if isLiteral, let slashes = Self.slashCountIfASCIIRooted(pattern) {
             literalRoutes[pattern, default: []].append(routes.count)
+            routes.append(route)
+            if otherRoutes[slashes] == nil { literalAnswers[pattern] = answers(forLiteral: pattern) }
         } else {
             otherRoutes[segments.count, default: []].append(routes.count)
+            routes.append(route)
+            // It may bind the literal paths of as many segments: those are walked from now on.
+            literalAnswers = literalAnswers.filter { Self.slashCountIfASCIIRooted($0.key) != segments.count }
         }
-        routes.append(Route(method: method, pattern: pattern, segments: segments, handler: handler, caching: caching))
+    }
+
+    /// `match`'s answers for a path of `literalRoutes`, worked out by walking the routes.
+    private func answers(forLiteral path: String) -> LiteralAnswers {
+        var methods = literalRoutes[path, default: []].map { routes[$0].method }
+        if methods.contains(.get), !methods.contains(.head) { methods.append(.head) }
+        return LiteralAnswers(
+            byMethod: methods.map { ($0, matchByWalking($0, path: path)) },
+            // The empty method, which is no token, so no route has it.
+            otherwise: matchByWalking(HTTPMethod(rawValue: ""), path: path))
     }
 
     public func match(_ method: HTTPMethod, path: String) -> Match {
+        guard let answers = literalAnswers[path] else { return matchByWalking(method, path: path) }
+        for answer in answers.byMethod where answer.method == method { return answer.match }
+        return answers.otherwise
+    }
+
+    /// `match` worked out from the routes themselves, for any path.
+    func matchByWalking(_ method: HTTPMethod, path: String) -> Match {
         var allowed: [HTTPMethod] = []
         var getMatch: (Route, [String: String])?
         var found: Match?

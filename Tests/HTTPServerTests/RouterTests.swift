@@ -16,7 +16,12 @@ import TestSupport
 
     /// The name of the route `path` resolves to and its parameters, or how it failed.
     static func resolve(_ router: Router, _ method: HTTPMethod, _ path: String) throws -> String {
-        switch router.match(method, path: path) {
+        try describe(router.match(method, path: path), method, path)
+    }
+
+    /// The name of the route `match` found and its parameters, or how it failed.
+    static func describe(_ match: Router.Match, _ method: HTTPMethod, _ path: String) throws -> String {
+        switch match {
         case .found(let handler, let parameters, _):
             guard case .immediate(let run) = handler else { return "blocking" }
             let name = String(decoding: try run(HTTPRequest(method: method, target: path, path: path)).body, as: UTF8.self)
@@ -98,6 +103,41 @@ import TestSupport
     func resolves(_ row: Row) throws {
         #expect(try Self.resolve(Self.router(Self.routes), row.method, row.path) == row.expected)
     }
+    /// A path only literal routes bind is answered from a table made when the routes are
+    /// added; it must answer every method as walking the routes does, also after a route
+    /// with parameters of as many segments (which may bind the path) comes in, and when
+    /// that route came first.
+    @Test func literalPathsAreAnsweredAsWalkingTheRoutesDoes() throws {
+        let literal: [(HTTPMethod, String)] = [
+            (.get, "/"), (.get, "/nearby"), (.post, "/users"), (.get, "/users/me"), (.delete, "/users/me"),
+            (.head, "/probe"), (.options, "/users"), (.get, "/a/b/c"),
+        ]
+        let methods: [HTTPMethod] = [.get, .head, .post, .put, .delete, .patch, .options, HTTPMethod(rawValue: "BREW")]
+        let paths = ["/", "/nearby", "/users", "/users/me", "/probe", "/a/b/c", "/Nearby", "/nearby/", "/en/about", "/x"]
+        for extra in [[], [(HTTPMethod.get, "/{lang}")], [(HTTPMethod.post, "/{lang}/me")], [(HTTPMethod.get, "/a/{x}/c")]] {
+            for routes in [literal + extra, extra + literal] {
+                let router = Self.router(routes)
+                for method in methods {
+                    for path in paths {
+                        let answered = try Self.describe(router.match(method, path: path), method, path)
+                        let walked = try Self.describe(router.matchByWalking(method, path: path), method, path)
+                        #expect(answered == walked, "\(method.rawValue) \(path) with \(extra.map(\.1))")
+                    }
+                }
+            }
+        }
+        // And the answers themselves, for the plain table.
+        let router = Self.router(literal)
+        #expect(try Self.resolve(router, .head, "/nearby") == "GET /nearby")
+        #expect(try Self.resolve(router, .post, "/nearby") == "405 GET,HEAD,OPTIONS")
+        #expect(try Self.resolve(router, .head, "/probe") == "HEAD /probe")
+        #expect(try Self.resolve(router, .get, "/probe") == "405 HEAD,OPTIONS")
+        #expect(try Self.resolve(router, .options, "/users") == "OPTIONS /users")
+        #expect(try Self.resolve(router, .get, "/users") == "405 POST,OPTIONS")
+        #expect(try Self.resolve(Self.router(literal + [(.get, "/{lang}")]), .get, "/en") == "GET /{lang} lang=en")
+        #expect(try Self.resolve(Self.router([(.get, "/{lang}")] + literal), .get, "/nearby") == "GET /{lang} lang=nearby")
+    }
+
     /// Seeded random ASCII paths, which the router splits by bytes, against a binder
     /// written here on `String.split`: the GET route it finds, with its parameters, or none.
     @Test func randomASCIIPathsBindAsSplittingByCharacterDoes() throws {
