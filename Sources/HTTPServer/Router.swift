@@ -101,7 +101,8 @@ public struct Router: Sendable {
         return answers.otherwise
     }
 
-    /// `match` worked out from the routes themselves, for any path.
+    /// `match` worked out from the routes themselves, for any path: what `literalAnswers`
+    /// holds, and what the tests compare `match` with.
     func matchByWalking(_ method: HTTPMethod, path: String) -> Match {
         var allowed: [HTTPMethod] = []
         var getMatch: (Route, [String: String])?
