@@ -87,7 +87,7 @@ public struct Router: Sendable {
 
     /// `match`'s answers for a path of `literalRoutes`, worked out by walking the routes.
     private func answers(forLiteral path: String) -> LiteralAnswers {
-        var methods = literalRoutes[path, default: []].map { routes[$0].method }
+        var methods = (literalRoutes[path] ?? []).map { routes[$0].method }
         if methods.contains(.get), !methods.contains(.head) { methods.append(.head) }
         return LiteralAnswers(
             byMethod: methods.map { ($0, matchByWalking($0, path: path)) },

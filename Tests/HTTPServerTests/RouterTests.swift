@@ -103,6 +103,7 @@ import TestSupport
     func resolves(_ row: Row) throws {
         #expect(try Self.resolve(Self.router(Self.routes), row.method, row.path) == row.expected)
     }
+
     /// A path only literal routes bind is answered from a table made when the routes are
     /// added; it must answer every method as walking the routes does, also after a route
     /// with parameters of as many segments (which may bind the path) comes in, and when
