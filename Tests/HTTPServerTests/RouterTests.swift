@@ -139,6 +139,44 @@ import TestSupport
         #expect(try Self.resolve(Self.router([(.get, "/{lang}")] + literal), .get, "/nearby") == "GET /{lang} lang=nearby")
     }
 
+    /// Seeded random route tables and paths: `match` (the literal table, then the routes
+    /// of the path's first segment, bound by bytes) answers every method as trying every
+    /// route in order on the path split as a string does. Segments include parameters,
+    /// a pattern that does not start with "/", and literals that are not ASCII, one of
+    /// them canonically equal to an ASCII one (the Kelvin sign and K).
+    @Test func groupedRoutesAnswerAsTryingEveryRouteDoes() throws {
+        let patternPieces = ["a", "b", "me", "users", "photos", "{id}", "{x}", "", "K", "\u{212A}", "caf\u{E9}"]
+        let pathPieces = ["a", "b", "me", "users", "photos", "", "K", "\u{212A}", "caf\u{E9}", "cafe\u{301}", "zz", "%"]
+        let methods: [HTTPMethod] = [.get, .head, .post, .put, .delete, .options]
+        var generator = SeededGenerator(seed: 41)
+        func randomPath(_ pieces: [String], rooted: Bool) -> String {
+            let count = Int.random(in: 1...3, using: &generator)
+            let segments = (0..<count).map { _ in pieces.randomElement(using: &generator)! }
+            return (rooted ? "/" : "x/") + segments.joined(separator: "/")
+        }
+        for table in 0..<60 {
+            var routes: [(HTTPMethod, String)] = []
+            for _ in 0..<Int.random(in: 1...14, using: &generator) {
+                let route = (
+                    methods.randomElement(using: &generator)!,
+                    randomPath(patternPieces, rooted: Int.random(in: 0..<12, using: &generator) > 0))
+                let segments = { (pattern: String) in pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst() }
+                guard !routes.contains(where: { $0.0 == route.0 && segments($0.1).elementsEqual(segments(route.1)) }) else { continue }
+                routes.append(route)
+            }
+            let router = Self.router(routes)
+            for _ in 0..<60 {
+                let path = Int.random(in: 0..<3, using: &generator) == 0
+                    ? routes.randomElement(using: &generator)!.1 : randomPath(pathPieces, rooted: true)
+                for method in methods {
+                    let answered = try Self.describe(router.match(method, path: path), method, path)
+                    let tried = try Self.describe(router.matchByWalking(method, path: path, everyRoute: true), method, path)
+                    #expect(answered == tried, "table \(table): \(method.rawValue) \(path) with \(routes.map { "\($0.0.rawValue) \($0.1)" })")
+                }
+            }
+        }
+    }
+
     /// Seeded random ASCII paths, which the router splits by bytes, against a binder
     /// written here on `String.split`: the GET route it finds, with its parameters, or none.
     @Test func randomASCIIPathsBindAsSplittingByCharacterDoes() throws {

@@ -138,6 +138,12 @@ def manhattan_points(connection, rng, size):
 def scenarios(rng_for, size, city, ids, word_lists, tour_points, pages, lookups):
     """name -> (label, function drawing the pool, whether nginx serves a twin)."""
     clusters = "/clusters?south=%.6f&west=%.6f&north=%.6f&east=%.6f&zoom=%%d" % city
+
+    def draws(name, choices, line):
+        """`size` lines, each `line` of a choice drawn by one generator for the scenario."""
+        rng = rng_for(name)
+        return [line % rng.choice(choices) for _ in range(size)]
+
     return {
         "nearby-city": ("GET /nearby, five boroughs", lambda: point_paths(rng_for("nearby-city"), size, city), True),
         "nearby-core": ("GET /nearby, built-up core", lambda: point_paths(rng_for("nearby-core"), size, CORE), True),
@@ -148,13 +154,13 @@ def scenarios(rng_for, size, city, ids, word_lists, tour_points, pages, lookups)
                          True),
         "region-city": ("GET /region 1 km, five boroughs", lambda: box_paths(rng_for("region-city"), size, city), True),
         "region-core": ("GET /region 1 km, core", lambda: box_paths(rng_for("region-core"), size, CORE), True),
-        "photos": ("GET /photos/{id}", lambda: ["/photos/" + rng_for("photos").choice(ids) for _ in range(size)], True),
+        "photos": ("GET /photos/{id}", lambda: draws("photos", ids, "/photos/%s"), True),
         "locations": ("GET /locations/{id}, > 50 photos", pages, True),
         "healthz": ("GET /healthz", lambda: ["/healthz"], True),
         "topics": ("GET /topics", lambda: ["/topics"], True),
         # Windows of 1 to 365 days, each read again from the store once a second.
-        "popular": ("GET /photos/popular", lambda: ["/photos/popular?days=%d" % rng_for("popular").choice((1, 7, 30, 365))
-                                                    for _ in range(size)], False),
+        "popular": ("GET /photos/popular", lambda: draws("popular", (1, 7, 30, 365), "/photos/popular?days=%d"),
+                    False),
         "clusters-z10": ("GET /clusters city, zoom 10", lambda: [clusters % 10], True),
         "clusters-z11": ("GET /clusters city, zoom 11", lambda: [clusters % 11], True),
         "clusters-z13": ("GET /clusters city, zoom 13", lambda: [clusters % 13], True),
@@ -167,7 +173,7 @@ def scenarios(rng_for, size, city, ids, word_lists, tour_points, pages, lookups)
         "favorites-ids": ("GET /favorites?ids= 100 ids", lookups, False),
         # Random photos: the list of 100 keeps moving, views in and out.
         "recents": ("PUT /recents/{id}, durable writes",
-                    lambda: ["PUT /recents/" + rng_for("recents").choice(ids) for _ in range(size)], False),
+                    lambda: draws("recents", ids, "PUT /recents/%s"), False),
     }
 
 
