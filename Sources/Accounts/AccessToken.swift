@@ -17,6 +17,8 @@ enum AccessToken {
     /// The stored digest of `token`, or nil when it cannot be one of ours.
     static func digest(_ token: String) -> [UInt8]? {
         guard token.utf8.count == encodedLength, Base64.url.decode(token)?.count == byteCount else { return nil }
-        return Array(SHA256.hash(data: Array(token.utf8)))
+        // Copied out through its bytes: `Array(digest)` walks the digest as a sequence, a
+        // byte at a time (a quarter of this function's cost, on every authenticated request).
+        return SHA256.hash(data: Array(token.utf8)).withUnsafeBytes { Array($0) }
     }
 }

@@ -252,6 +252,7 @@ public final class Accounts: Sendable {
                 for table in UserDataTables.names {
                     try connection.execute("DELETE FROM \(table) WHERE user_id = ?", [.integer(authenticated.userID)])
                 }
+                try connection.execute("UPDATE users SET recents_count = 0 WHERE id = ?", [.integer(authenticated.userID)])
             },
             completion: completion)
     }
@@ -433,6 +434,11 @@ public final class Accounts: Sendable {
     /// user's recently viewed list: its earlier view, if any, is replaced, and views
     /// beyond `recentsCapacity` are deleted in the same transaction, so the list
     /// never holds more. `completion` runs once it is committed and fsynced.
+    ///
+    /// The list's length is kept in `users.recents_count` by every write of `recents`
+    /// (this one, `clearRecents`, `eraseUserData`): a view of a photo not in a full list
+    /// then finds the oldest view by one index lookup, where counting the list would
+    /// step over every view in it.
     public func recordView(
         _ authenticated: AuthenticatedUser, photoID: String, completion: @escaping @Sendable (Result<Recent, any Error>) -> Void
     ) {
@@ -444,27 +450,36 @@ public final class Accounts: Sendable {
                 // every view of the user, so their writers take turns.
                 try Self.lockUser(authenticated, in: connection)
                 try connection.execute("DELETE FROM recents WHERE user_id = ? AND photo_id = ?", [userID, .text(photoID)])
+                let viewedBefore = connection.changes > 0
                 try connection.execute(
                     "INSERT INTO recents (user_id, photo_id, viewed_at) VALUES (?, ?, ?)",
                     [userID, .text(photoID), .integer(now)])
                 try ChangeLog.record(.recent, photoID: photoID, userID: authenticated.userID, at: now, in: connection)
-                // The newest view beyond the capacity, if any, and every older one go. Found
-                // first, then deleted: a `DELETE … RETURNING` on SQLite builds a temporary
-                // B-tree for its rows at every view, though almost every view pushes none out.
-                let newestPushedOut = try connection.queryFirst(
-                    "SELECT sequence FROM recents WHERE user_id = ? ORDER BY sequence DESC LIMIT 1 OFFSET ?",
-                    [userID, .integer(Int64(Self.recentsCapacity))]
-                ) { $0.int64(0) }
-                if let newestPushedOut {
-                    let pushedOut = try connection.query(
-                        "SELECT photo_id FROM recents WHERE user_id = ? AND sequence <= ? ORDER BY sequence",
-                        [userID, .integer(newestPushedOut)]
-                    ) { $0.text(0) }
+                // A view that replaced an earlier one left the list as long as it was.
+                guard !viewedBefore else { return Recent(photoID: photoID, viewedAt: Self.date(now)) }
+                let count = try connection.queryFirst("SELECT recents_count FROM users WHERE id = ?", [userID]) {
+                    $0.int64(0)
+                } ?? 0
+                guard count >= Int64(Self.recentsCapacity) else {
+                    try connection.execute("UPDATE users SET recents_count = recents_count + 1 WHERE id = ?", [userID])
+                    return Recent(photoID: photoID, viewedAt: Self.date(now))
+                }
+                // The list was full: its oldest views go, as many as leave it full again.
+                let pushedOut = try connection.query(
+                    "SELECT sequence, photo_id FROM recents WHERE user_id = ? ORDER BY sequence LIMIT ?",
+                    [userID, .integer(count - Int64(Self.recentsCapacity) + 1)]
+                ) { (sequence: $0.int64(0), photoID: $0.text(1)) }
+                if let newestPushedOut = pushedOut.last?.sequence {
                     try connection.execute(
                         "DELETE FROM recents WHERE user_id = ? AND sequence <= ?", [userID, .integer(newestPushedOut)])
-                    for old in pushedOut {
-                        try ChangeLog.record(.recent, photoID: old, deleted: true, userID: authenticated.userID, at: now, in: connection)
-                    }
+                }
+                if count != Int64(Self.recentsCapacity) {
+                    try connection.execute(
+                        "UPDATE users SET recents_count = ? WHERE id = ?", [.integer(Int64(Self.recentsCapacity)), userID])
+                }
+                for old in pushedOut {
+                    try ChangeLog.record(
+                        .recent, photoID: old.photoID, deleted: true, userID: authenticated.userID, at: now, in: connection)
                 }
                 return Recent(photoID: photoID, viewedAt: Self.date(now))
             },
@@ -492,6 +507,7 @@ public final class Accounts: Sendable {
                 let cleared = try connection.query(
                     "DELETE FROM recents WHERE user_id = ? RETURNING photo_id", [.integer(authenticated.userID)]
                 ) { $0.text(0) }
+                try connection.execute("UPDATE users SET recents_count = 0 WHERE id = ?", [.integer(authenticated.userID)])
                 for photoID in cleared {
                     try ChangeLog.record(.recent, photoID: photoID, deleted: true, userID: authenticated.userID, at: now, in: connection)
                 }

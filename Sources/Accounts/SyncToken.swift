@@ -61,6 +61,6 @@ struct SyncToken: Equatable {
     }
 
     private static func tag(of payload: [UInt8], key: SymmetricKey) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: payload, using: key))
+        HMAC<SHA256>.authenticationCode(for: payload, using: key).withUnsafeBytes { Array($0) }
     }
 }

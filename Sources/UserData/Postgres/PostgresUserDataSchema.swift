@@ -169,6 +169,11 @@ enum PostgresUserDataSchema {
             END
             $$;
             """,
+            // Each user's count of recently viewed photos, as SQLite's migration 8.
+            """
+            ALTER TABLE users ADD COLUMN recents_count integer NOT NULL DEFAULT 0;
+            UPDATE users SET recents_count = (SELECT count(*) FROM recents WHERE recents.user_id = users.id);
+            """,
         ],
         lockKey: migrationLockKey)
 
@@ -183,7 +188,8 @@ enum PostgresUserDataSchema {
     static let tables: [(name: String, columns: [(name: String, kind: ColumnKind)], identity: String?)] = [
         ("users",
          [("id", .integer), ("username", .text), ("username_key", .text), ("password_hash", .text),
-          ("created_at", .integer), ("display_name", .text), ("home_latitude", .real), ("home_longitude", .real)],
+          ("created_at", .integer), ("display_name", .text), ("home_latitude", .real), ("home_longitude", .real),
+          ("recents_count", .integer)],
          "id"),
         ("tokens", [("token_hash", .blob), ("user_id", .integer), ("created_at", .integer), ("expires_at", .integer)], nil),
         ("favorites", [("sequence", .integer), ("user_id", .integer), ("photo_id", .text), ("saved_at", .integer)], "sequence"),

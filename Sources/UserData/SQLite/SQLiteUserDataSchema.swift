@@ -167,5 +167,13 @@ enum SQLiteUserDataSchema {
         CREATE INDEX sync_changes_by_user ON sync_changes(user_id, sequence);
         CREATE INDEX sync_changes_tombstones ON sync_changes(user_id, changed_at) WHERE deleted = 1;
         """,
+        // Migration 8: how many photos each user's recently viewed list holds, kept by
+        // every write of `recents` (`Accounts.recordView`), so that a view of a photo not
+        // in a full list pushes the oldest out without first stepping over the hundred
+        // newer ones to find out that the list is full.
+        """
+        ALTER TABLE users ADD COLUMN recents_count INTEGER NOT NULL DEFAULT 0;
+        UPDATE users SET recents_count = (SELECT count(*) FROM recents WHERE recents.user_id = users.id);
+        """,
     ])
 }
