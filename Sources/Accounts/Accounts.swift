@@ -437,8 +437,8 @@ public final class Accounts: Sendable {
     ///
     /// The list's length is kept in `users.recents_count` by every write of `recents`
     /// (this one, `clearRecents`, `eraseUserData`): a view of a photo not in a full list
-    /// then finds the oldest view by one index lookup, where counting the list would
-    /// step over every view in it.
+    /// reads the count and the oldest view by an index lookup each, where counting the
+    /// list would step over every view in it.
     public func recordView(
         _ authenticated: AuthenticatedUser, photoID: String, completion: @escaping @Sendable (Result<Recent, any Error>) -> Void
     ) {
