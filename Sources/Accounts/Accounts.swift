@@ -301,17 +301,10 @@ public final class Accounts: Sendable {
     public func saveFavorite(
         token: String, photoID: String, completion: @escaping @Sendable (Result<FavoriteSave, any Error>) -> Void
     ) {
-        guard let server = database as? PostgresUserDataStore else {
-            do {
-                saveFavorite(try authenticate(token: token), photoID: photoID, completion: completion)
-            } catch {
-                completion(.failure(error))
-            }
-            return
-        }
-        guard let digest = AccessToken.digest(token) else { return completion(.failure(AccountsError.invalidToken)) }
-        let now = currentSecond()
-        completion(Result {
+        write(token: token, completion: completion) { authenticated in
+            saveFavorite(authenticated, photoID: photoID, completion: completion)
+        } inOneStatement: { server, digest in
+            let now = currentSecond()
             let saved = try server.writeStatement { connection in
                 let row = try connection.queryFirst(
                     "SELECT saver_id, saved_second, created FROM save_favorite(?, ?, ?)",
@@ -323,7 +316,28 @@ public final class Accounts: Sendable {
             guard let saved else { throw AccountsError.invalidToken }
             guard let savedAt = saved.savedAt else { throw AccountsError.favoriteNotFound }
             return FavoriteSave(favorite: Favorite(photoID: photoID, savedAt: Self.date(savedAt)), created: saved.created)
-        })
+        }
+    }
+
+    /// A write for the user of the bearer `token`, the token checked in the write's own
+    /// transaction: on PostgreSQL `inOneStatement`, with the store and the token's digest
+    /// (a stored function that checks it and writes, in one round trip); on SQLite
+    /// `authenticate(token:)`, then `authenticated`, which hands `completion` its outcome.
+    private func write<Value: Sendable>(
+        token: String, completion: @escaping @Sendable (Result<Value, any Error>) -> Void,
+        authenticated: (AuthenticatedUser) -> Void,
+        inOneStatement: (PostgresUserDataStore, [UInt8]) throws -> Value
+    ) {
+        guard let server = database as? PostgresUserDataStore else {
+            do {
+                authenticated(try authenticate(token: token))
+            } catch {
+                completion(.failure(error))
+            }
+            return
+        }
+        guard let digest = AccessToken.digest(token) else { return completion(.failure(AccountsError.invalidToken)) }
+        completion(Result { try inOneStatement(server, digest) })
     }
 
     /// Hands `completion` `favoriteNotFound` when the photo is not a favorite of this user.
@@ -484,6 +498,33 @@ public final class Accounts: Sendable {
                 return Recent(photoID: photoID, viewedAt: Self.date(now))
             },
             completion: { completion($0.mapError(Self.userGoneMeanwhile)) })
+    }
+
+    /// Records a view as `recordView(_:photoID:completion:)` does, for the user of the
+    /// bearer `token`, checked in the same transaction: on PostgreSQL in one statement,
+    /// the function `record_view` (`PostgresUserDataSchema`), one round trip where
+    /// authenticating and then recording take about ten; on SQLite, which has no round
+    /// trips, `authenticate(token:)` then `recordView(_:photoID:completion:)`.
+    /// Hands `completion` `invalidToken` when the token does not work.
+    public func recordView(
+        token: String, photoID: String, completion: @escaping @Sendable (Result<Recent, any Error>) -> Void
+    ) {
+        write(token: token, completion: completion) { authenticated in
+            recordView(authenticated, photoID: photoID, completion: completion)
+        } inOneStatement: { server, digest in
+            let now = currentSecond()
+            let viewer = try server.writeStatement { connection in
+                let viewer = try connection.queryFirst(
+                    "SELECT viewer_id FROM record_view(?, ?, ?, ?, ?)",
+                    [.blob(digest), .text(photoID), .integer(now), .integer(Int64(Self.recentsCapacity)),
+                     .integer(ChangeLog.tombstoneSeconds)]
+                ) { $0.int64(0) }
+                if let viewer { try connection.announceChange(ofUser: viewer) }
+                return viewer
+            }
+            guard viewer != nil else { throw AccountsError.invalidToken }
+            return Recent(photoID: photoID, viewedAt: Self.date(now))
+        }
     }
 
     /// The user's most recently viewed photos, most recent first (the later view

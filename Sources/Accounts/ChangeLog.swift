@@ -23,8 +23,9 @@ public enum ChangeLog {
 
     /// Records that an item changed (or, `deleted`, is gone) in the caller's write
     /// transaction, and announces the user's change (`UserDataConnection.announceChange`).
-    /// PostgreSQL's `save_favorite` (`PostgresUserDataSchema`) writes a saved
-    /// favorite's rows itself, the same way: a change here changes it too.
+    /// PostgreSQL's `save_favorite` and `record_view` (`PostgresUserDataSchema`) write
+    /// a saved favorite's and a view's rows themselves, the same way: a change here
+    /// changes them too.
     public static func record(
         _ kind: ChangeKind, walkID: [UInt8] = [], photoID: String = "", deleted: Bool = false, userID: Int64, at now: Int64,
         in connection: any UserDataConnection

@@ -174,6 +174,65 @@ enum PostgresUserDataSchema {
             ALTER TABLE users ADD COLUMN recents_count integer NOT NULL DEFAULT 0;
             UPDATE users SET recents_count = (SELECT count(*) FROM recents WHERE recents.user_id = users.id);
             """,
+            // The second most frequent write in one statement, as `save_favorite`
+            // (`Accounts.recordView(token:…)`): the token's check and the user's lock,
+            // then what `Accounts.recordView` writes: the view on top of the list, its
+            // change-log row, the count, and the oldest views past `capacity` deleted and
+            // logged as tombstones (older tombstones than `tombstone_seconds` purged, as
+            // `ChangeLog.record` does). No row: the token does not work.
+            """
+            CREATE FUNCTION record_view(
+                token_digest bytea, photo text, at_second bigint, capacity integer, tombstone_seconds bigint)
+            RETURNS TABLE (viewer_id bigint)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                viewer bigint;
+                replaced integer;
+                listed integer;
+                pushed_out record;
+            BEGIN
+                SELECT users.id INTO viewer FROM tokens JOIN users ON users.id = tokens.user_id
+                WHERE tokens.token_hash = token_digest AND tokens.expires_at > at_second
+                FOR UPDATE OF users;
+                IF NOT FOUND THEN
+                    RETURN;
+                END IF;
+                DELETE FROM recents WHERE recents.user_id = viewer AND recents.photo_id = photo;
+                GET DIAGNOSTICS replaced = ROW_COUNT;
+                INSERT INTO recents (user_id, photo_id, viewed_at) VALUES (viewer, photo, at_second);
+                DELETE FROM sync_changes
+                WHERE sync_changes.user_id = viewer AND sync_changes.kind = 'recent'
+                    AND sync_changes.walk_id = '\\x'::bytea AND sync_changes.photo_id = photo;
+                INSERT INTO sync_changes (user_id, kind, walk_id, photo_id, deleted, changed_at)
+                VALUES (viewer, 'recent', '\\x'::bytea, photo, 0, at_second);
+                IF replaced = 0 THEN
+                    SELECT users.recents_count INTO listed FROM users WHERE users.id = viewer;
+                    IF listed < capacity THEN
+                        UPDATE users SET recents_count = users.recents_count + 1 WHERE users.id = viewer;
+                    ELSE
+                        FOR pushed_out IN
+                            SELECT recents.sequence, recents.photo_id FROM recents WHERE recents.user_id = viewer
+                            ORDER BY recents.sequence LIMIT listed - capacity + 1
+                        LOOP
+                            DELETE FROM recents WHERE recents.sequence = pushed_out.sequence;
+                            DELETE FROM sync_changes
+                            WHERE sync_changes.user_id = viewer AND sync_changes.kind = 'recent'
+                                AND sync_changes.walk_id = '\\x'::bytea AND sync_changes.photo_id = pushed_out.photo_id;
+                            INSERT INTO sync_changes (user_id, kind, walk_id, photo_id, deleted, changed_at)
+                            VALUES (viewer, 'recent', '\\x'::bytea, pushed_out.photo_id, 1, at_second);
+                            DELETE FROM sync_changes
+                            WHERE sync_changes.user_id = viewer AND sync_changes.deleted = 1
+                                AND sync_changes.changed_at < at_second - tombstone_seconds;
+                        END LOOP;
+                        IF listed <> capacity THEN
+                            UPDATE users SET recents_count = capacity WHERE users.id = viewer;
+                        END IF;
+                    END IF;
+                END IF;
+                RETURN QUERY SELECT viewer;
+            END
+            $$;
+            """,
         ],
         lockKey: migrationLockKey)
 
