@@ -503,8 +503,9 @@ public final class Accounts: Sendable {
     /// Records a view as `recordView(_:photoID:completion:)` does, for the user of the
     /// bearer `token`, checked in the same transaction: on PostgreSQL in one statement,
     /// the function `record_view` (`PostgresUserDataSchema`), one round trip where
-    /// authenticating and then recording into a full list take fourteen; on SQLite, which has no round
-    /// trips, `authenticate(token:)` then `recordView(_:photoID:completion:)`.
+    /// authenticating and then recording into a full list take fourteen; on SQLite,
+    /// which has no round trips, `authenticate(token:)` then
+    /// `recordView(_:photoID:completion:)`.
     /// Hands `completion` `invalidToken` when the token does not work.
     public func recordView(
         token: String, photoID: String, completion: @escaping @Sendable (Result<Recent, any Error>) -> Void
