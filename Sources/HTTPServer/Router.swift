@@ -145,7 +145,7 @@ public struct Router: Sendable {
         var utf8 = path
         return utf8.withUTF8 { bytes in
             guard let count = Self.segmentCount(ifASCIIRooted: bytes) else {
-                return matchByWalking(method, path: path, everyRoute: true)
+                return matchTryingEveryRoute(method, path: path)
             }
             // A path of as many segments as a pattern that binds other paths is not in the
             // table: it is walked without being hashed first.
@@ -158,17 +158,20 @@ public struct Router: Sendable {
     }
 
     /// `match` worked out from the routes themselves, for any path: what `literalAnswers`
-    /// holds, and what the tests compare `match` with. `everyRoute` tries every route in
-    /// order on the path split as a string, without the groups: how a path that is not
-    /// ASCII, or does not start with "/", is matched, and the tests' plain twin.
-    func matchByWalking(_ method: HTTPMethod, path: String, everyRoute: Bool = false) -> Match {
+    /// holds, and what the tests compare `match` with.
+    func matchByWalking(_ method: HTTPMethod, path: String) -> Match {
         var utf8 = path
         return utf8.withUTF8 { bytes in
-            if !everyRoute, let count = Self.segmentCount(ifASCIIRooted: bytes) {
-                return answer(method) { forEachRoute(boundToASCII: bytes, segmentCount: count, $0) }
-            }
-            return answer(method) { forEachRoute(boundTo: path, $0) }
+            guard let count = Self.segmentCount(ifASCIIRooted: bytes) else { return matchTryingEveryRoute(method, path: path) }
+            return answer(method) { forEachRoute(boundToASCII: bytes, segmentCount: count, $0) }
         }
+    }
+
+    /// `match` by trying every route in order on the path split as a string, without the
+    /// groups: how a path that is not ASCII, or does not start with "/", is matched, and
+    /// the plain twin the tests compare the groups with.
+    func matchTryingEveryRoute(_ method: HTTPMethod, path: String) -> Match {
+        answer(method) { forEachRoute(boundTo: path, $0) }
     }
 
     /// The answer to `method` from the routes `forEachBound` calls its body with (each

@@ -170,7 +170,7 @@ import TestSupport
                     ? routes.randomElement(using: &generator)!.1 : randomPath(pathPieces, rooted: true)
                 for method in methods {
                     let answered = try Self.describe(router.match(method, path: path), method, path)
-                    let tried = try Self.describe(router.matchByWalking(method, path: path, everyRoute: true), method, path)
+                    let tried = try Self.describe(router.matchTryingEveryRoute(method, path: path), method, path)
                     #expect(answered == tried, "table \(table): \(method.rawValue) \(path) with \(routes.map { "\($0.0.rawValue) \($0.1)" })")
                 }
             }
