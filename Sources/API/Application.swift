@@ -13,6 +13,8 @@ public final class Application: Sendable {
     public let server: HTTPServer
     /// Every route of the API: what the server serves, and what in-memory tests run requests through.
     public let router: Router
+    /// What the fair-use rules refused, by rule: the HTTP server's and the routes' alike.
+    public let refusals: Refusals
 
     /// Loads everything the routes need; the server does not listen until `start()`.
     /// - Parameter content: the catalog and the rest no request changes, when already
@@ -30,6 +32,7 @@ public final class Application: Sendable {
             commonPasswordsPath: configuration.sourceDirectory + "/" + ApplicationConfiguration.commonPasswordsFileName,
             passwordCost: configuration.passwordCost)
 
+        let refusals = Refusals(logger: logger)
         let catalog = content.catalog
         let catalogRoutes = content.catalogRoutes
         var router = Router()
@@ -48,7 +51,8 @@ public final class Application: Sendable {
         WalkRoutes(accounts: accounts, walks: walks, photos: catalogRoutes.placedPhotos).register(in: &router)
         SyncRoutes(accounts: accounts, walks: walks, photos: catalogRoutes.placedPhotos).register(in: &router)
         self.router = router
-        server = HTTPServer(configuration: configuration.server, router: router, logger: logger)
+        self.refusals = refusals
+        server = HTTPServer(configuration: configuration.server, router: router, logger: logger, refusals: refusals)
     }
 
     /// Starts listening; returns once connections are accepted.

@@ -18,6 +18,8 @@ public final class HTTPServer: Sendable {
     private let configuration: HTTPServerConfiguration
     private let router: Router
     private let logger: Logger
+    /// Where the connection rules count what they refuse; the application shares it.
+    public let refusals: Refusals
 
     private enum Phase {
         case idle
@@ -38,10 +40,12 @@ public final class HTTPServer: Sendable {
     /// Held for the whole of `shutdown()`, so a second caller waits for the first to finish.
     private let shutdownLock = Mutex<Void>(())
 
-    public init(configuration: HTTPServerConfiguration, router: Router, logger: Logger) {
+    /// - Parameter refusals: the process's refusal counter; nil makes one for this server.
+    public init(configuration: HTTPServerConfiguration, router: Router, logger: Logger, refusals: Refusals? = nil) {
         self.configuration = configuration
         self.router = router
         self.logger = logger
+        self.refusals = refusals ?? Refusals(logger: logger)
     }
 
     /// The bound port (the ephemeral one when configured with 0), or 0 before `start()`.
@@ -101,7 +105,7 @@ public final class HTTPServer: Sendable {
             try WorkerPool(threadCount: configuration.workerThreads, name: "http-worker")
         }
         let context = ServerContext(
-            configuration: configuration, router: router, logger: logger, workers: workers,
+            configuration: configuration, router: router, logger: logger, refusals: refusals, workers: workers,
             listenSocket: listenSocket)
         let loopCount = Self.usableCPUCount()
         var loops: [EventLoop] = []

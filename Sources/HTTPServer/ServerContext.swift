@@ -10,15 +10,20 @@ final class ServerContext: Sendable {
     let connectionSettings: ConnectionSettings
     let logger: Logger
     let accessLog: AccessLog
+    let refusals: Refusals
     let workers: WorkerPool
     let listenSocket: FileDescriptor
     let openConnections = Atomic<Int>(0)
 
-    init(configuration: HTTPServerConfiguration, router: Router, logger: Logger, workers: WorkerPool, listenSocket: FileDescriptor) {
+    init(
+        configuration: HTTPServerConfiguration, router: Router, logger: Logger, refusals: Refusals, workers: WorkerPool,
+        listenSocket: FileDescriptor
+    ) {
         self.configuration = configuration
         self.connectionSettings = ConnectionSettings(configuration: configuration, router: router)
         self.logger = logger
         self.accessLog = AccessLog(logger: logger)
+        self.refusals = refusals
         self.workers = workers
         self.listenSocket = listenSocket
     }
