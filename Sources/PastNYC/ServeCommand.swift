@@ -42,6 +42,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Open connections at most; one more is accepted and closed at once (the file descriptor limit must allow them).")
     var maxConnections = HTTPServerConfiguration().maxConnections
 
+    @Option(help: "GET /sync?wait= requests one user may have held at once; one more is refused with 429. 0 lifts the limit.")
+    var maxHeldWaitsPerUser = ApplicationConfiguration().maxHeldWaitsPerUser
+
     func validate() throws {
         _ = try resolvedPort()
         try storage.requireSourceFiles(ApplicationConfiguration.sourceFileNames)
@@ -62,6 +65,9 @@ struct ServeCommand: ParsableCommand {
         }
         guard maxConnections >= 1 else {
             throw ValidationError("max-connections must be at least 1, got \(maxConnections)")
+        }
+        guard maxHeldWaitsPerUser >= 0 else {
+            throw ValidationError("max-held-waits-per-user must be 0 (no limit) or more, got \(maxHeldWaitsPerUser)")
         }
     }
 
@@ -102,6 +108,7 @@ struct ServeCommand: ParsableCommand {
         configuration.webDirectory = webDir
         configuration.mapTiles = mapTiles
         configuration.passwordCost = passwordCost.cost
+        configuration.maxHeldWaitsPerUser = maxHeldWaitsPerUser
 
         ServingProcess.prepare()
         let application = try Application(configuration: configuration, logger: logger)

@@ -118,4 +118,12 @@ import TestSupport
         #expect(status == 64, "\(output)")
         #expect(output.contains("--map-tiles must be an http:// or https:// URL with {z}, {x} and {y}, got '\(template)'"), "\(output)")
     }
+
+    @Test func aNegativeHeldWaitLimitIsRefused() throws {
+        let dataDirectory = try TemporaryDirectory()
+        let (status, output) = try ServerProcess.runToExit(
+            Self.serve(["--data-dir", dataDirectory.path, "--max-held-waits-per-user=-1"]))
+        #expect(status == 64, "\(output)")
+        #expect(output.contains("max-held-waits-per-user must be 0 (no limit) or more, got -1"), "\(output)")
+    }
 }
