@@ -15,11 +15,18 @@ public final class Application: Sendable {
     public let router: Router
     /// What the fair-use rules refused, by rule: the HTTP server's and the routes' alike.
     public let refusals: Refusals
+    /// The `GET /sync?wait=` requests held now.
+    private let syncWaitRoom: SyncWaitRoom
 
     /// Loads everything the routes need; the server does not listen until `start()`.
-    /// - Parameter content: the catalog and the rest no request changes, when already
-    ///   built from the same source, OpenAPI and web folders; without it, built here.
-    public init(configuration: ApplicationConfiguration, logger: Logger, content: ReadOnlyContent? = nil) throws {
+    /// - Parameters:
+    ///   - content: the catalog and the rest no request changes, when already built from
+    ///     the same source, OpenAPI and web folders; without it, built here.
+    ///   - clock: the time the accounts go by (tokens' and throttles' expiry); tests move it.
+    public init(
+        configuration: ApplicationConfiguration, logger: Logger, content: ReadOnlyContent? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
         let content = try content ?? ReadOnlyContent(configuration: configuration, logger: logger)
         try FileManager.default.createDirectory(
             atPath: configuration.dataDirectory, withIntermediateDirectories: true)
@@ -30,7 +37,7 @@ public final class Application: Sendable {
         let accounts = try Accounts(
             store: store,
             commonPasswordsPath: configuration.sourceDirectory + "/" + ApplicationConfiguration.commonPasswordsFileName,
-            passwordCost: configuration.passwordCost)
+            passwordCost: configuration.passwordCost, clock: clock)
 
         let refusals = Refusals(logger: logger)
         let catalog = content.catalog
@@ -49,7 +56,11 @@ public final class Application: Sendable {
             .register(in: &router)
         let walks = Walks(database: store, catalog: catalog, maximumPoints: configuration.maximumWalkPoints)
         WalkRoutes(accounts: accounts, walks: walks, photos: catalogRoutes.placedPhotos).register(in: &router)
-        SyncRoutes(accounts: accounts, walks: walks, photos: catalogRoutes.placedPhotos).register(in: &router)
+        let syncRoutes = SyncRoutes(
+            accounts: accounts, walks: walks, photos: catalogRoutes.placedPhotos,
+            maximumHeldPerUser: configuration.maxHeldWaitsPerUser, refusals: refusals, logger: logger)
+        syncRoutes.register(in: &router)
+        syncWaitRoom = syncRoutes.waitRoom
         self.router = router
         self.refusals = refusals
         server = HTTPServer(configuration: configuration.server, router: router, logger: logger, refusals: refusals)
@@ -59,6 +70,9 @@ public final class Application: Sendable {
     public func start() throws {
         try server.start()
     }
+
+    /// How many `GET /sync?wait=` requests are held right now, for tests to wait on.
+    public var heldSyncWaits: Int { syncWaitRoom.heldCount }
 
     /// The port the server listens on (the real one when configured with port 0).
     public var port: Int { server.port }

@@ -25,6 +25,9 @@ public struct ApplicationConfiguration: Sendable {
     /// the map's base layer; nil draws the boroughs' outlines only, and the map then asks
     /// nothing of any other server.
     public var mapTiles: String?
+    /// `GET /sync?wait=` requests one user may hold at once; one more that would be
+    /// held is `429`. 0 lifts the limit.
+    public var maxHeldWaitsPerUser = 16
     /// The scrypt cost of new password hashes; tests lower it.
     public var passwordCost = ScryptCost.owasp
     /// Accepted points per walk (`WalkRules.maximumPoints`); tests lower it to reach the cap quickly.

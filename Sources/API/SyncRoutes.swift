@@ -1,6 +1,7 @@
 import Accounts
 import Dispatch
 import HTTPServer
+import Logging
 import Walks
 
 /// `GET /sync?since=&limit=&wait=` (openapi.yaml tag `sync`): the caller's
@@ -9,23 +10,35 @@ import Walks
 ///
 /// `.deferred`: a request with `wait` and nothing new is held in the `SyncWaitRoom`
 /// and answered when its user's next change commits or its wait runs out, holding no
-/// thread meanwhile.
+/// thread meanwhile; `401` when its token stops working first. One more than a user
+/// may hold (`--max-held-waits-per-user`) is `429`, unless it can be answered at once.
 struct SyncRoutes: Sendable {
     let accounts: Accounts
     let walks: Walks
     let photos: any PlacedPhotoProvider
     let waitRoom: SyncWaitRoom
+    let refusals: Refusals
+    let maximumHeldPerUser: Int
 
     static let limits = 1...1000
     static let defaultLimit = 500
     static let waitSeconds = 0...30
     static let parameters: QueryParameterNames = ["since", "limit", "wait"]
 
-    init(accounts: Accounts, walks: Walks, photos: any PlacedPhotoProvider) {
+    /// - Parameter maximumHeldPerUser: `GET /sync?wait=` requests one user holds at
+    ///   most (`ApplicationConfiguration.maxHeldWaitsPerUser`); 0 lifts the limit.
+    init(
+        accounts: Accounts, walks: Walks, photos: any PlacedPhotoProvider, maximumHeldPerUser: Int, refusals: Refusals,
+        logger: Logger
+    ) {
         self.accounts = accounts
         self.walks = walks
         self.photos = photos
-        waitRoom = SyncWaitRoom(feed: accounts.database.changeFeed)
+        self.refusals = refusals
+        self.maximumHeldPerUser = maximumHeldPerUser
+        waitRoom = SyncWaitRoom(feed: accounts.database.changeFeed, maximumPerUser: maximumHeldPerUser, logger: logger) {
+            try accounts.stillAuthenticated($0)
+        }
     }
 
     func register(in router: inout Router) {
@@ -43,34 +56,65 @@ struct SyncRoutes: Sendable {
             responder.respondMappingAccountsErrors { .json(try body(page, of: user)) }
             return
         }
-        answerOrHold(user, since: since, limit: limit, until: .now() + .seconds(wait), responder)
+        let held = Held(user: user, since: since, limit: limit, deadline: .now() + .seconds(wait), client: request.remoteAddress)
+        answerOrHold(held, counted: true, responder)
+    }
+
+    /// What a held request needs to be answered later.
+    private struct Held: Sendable {
+        let user: AuthenticatedUser
+        let since: String
+        let limit: Int
+        let deadline: DispatchTime
+        let client: String
     }
 
     /// Answers at once when something changed after `since`; otherwise holds the
     /// request. It is held before the log is read, so a change committed between the
-    /// read and the hold still wakes it.
-    private func answerOrHold(
-        _ user: AuthenticatedUser, since: String, limit: Int, until deadline: DispatchTime, _ responder: HTTPResponder
-    ) {
-        let ticket = waitRoom.hold(user.userID, until: deadline) { wake in
+    /// read and the hold still wakes it. When the user holds as many as they may, a
+    /// request with nothing to answer is refused with `429`.
+    /// - Parameter counted: false when a change woke the request: it was let in already.
+    private func answerOrHold(_ held: Held, counted: Bool, _ responder: HTTPResponder) {
+        let hold = waitRoom.hold(held.user, until: held.deadline, counted: counted) { wake in
             switch wake {
-            case .changed: answerOrHold(user, since: since, limit: limit, until: deadline, responder)
-            case .deadline: answer(user, since: since, limit: limit, responder)
+            case .changed: answerOrHold(held, counted: false, responder)
+            case .deadline: answer(held, responder)
+            // As a request with this token is answered now (`Accounts.authenticate`).
+            case .tokenStopped: responder.respondMappingAccountsErrors { throw AccountsError.invalidToken }
             }
         }
         do {
-            let page = try accounts.changes(user, since: since, limit: limit)
-            guard !page.changes.isEmpty else { return }
-            waitRoom.release(user.userID, ticket: ticket)
-            responder.respondMappingAccountsErrors { .json(try body(page, of: user)) }
+            let page = try accounts.changes(held.user, since: held.since, limit: held.limit)
+            switch hold {
+            case .held(let ticket):
+                guard !page.changes.isEmpty else { return }
+                waitRoom.release(held.user.userID, ticket: ticket)
+            case .full(let retryAfterSeconds) where page.changes.isEmpty:
+                refusals.record(.heldWaits, client: held.client)
+                return responder.respond { throw tooManyHeld(retryAfterSeconds: retryAfterSeconds) }
+            case .full:
+                break
+            }
+            responder.respondMappingAccountsErrors { .json(try body(page, of: held.user)) }
         } catch {
-            waitRoom.release(user.userID, ticket: ticket)
+            if case .held(let ticket) = hold { waitRoom.release(held.user.userID, ticket: ticket) }
             responder.respondMappingAccountsErrors { throw error }
         }
     }
 
-    private func answer(_ user: AuthenticatedUser, since: String, limit: Int, _ responder: HTTPResponder) {
-        responder.respondMappingAccountsErrors { .json(try body(try accounts.changes(user, since: since, limit: limit), of: user)) }
+    /// The `429` of a request one more than its user may hold.
+    private func tooManyHeld(retryAfterSeconds: Int) -> HTTPError {
+        HTTPError(
+            .tooManyRequests,
+            detail: "this user already has \(maximumHeldPerUser) GET /sync requests waiting, the most held at once "
+                + "(max-held-waits-per-user); try again in \(retryAfterSeconds) s",
+            headers: HTTPHeaders([("Retry-After", String(retryAfterSeconds))]))
+    }
+
+    private func answer(_ held: Held, _ responder: HTTPResponder) {
+        responder.respondMappingAccountsErrors {
+            .json(try body(try accounts.changes(held.user, since: held.since, limit: held.limit), of: held.user))
+        }
     }
 
     /// `{"changes": [Change], "next", "more"}`, each change with its item's state now

@@ -18,13 +18,20 @@ struct WebRoutes {
     static let tileAttribution =
         #"Map data &copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors"#
 
+    /// The photo hosts of the catalog's `thumb_url` and `image_url`, whose images the
+    /// pages show (`WebPagesTests` checks the source data names no other).
+    static let photoOrigins = ["https://oldnyc-assets.nypl.org", "https://www.oldnyc.org", "https://images.nypl.org"]
+
     let assets: WebAssets
+    /// The `Content-Security-Policy` of every page and file (`contentSecurityPolicy(tiles:)`).
+    let policy: String
 
     init(configuration: ApplicationConfiguration) throws {
         let boroughsFile = configuration.sourceDirectory + "/" + CatalogStore.boroughsFileName
         guard let boroughs = FileManager.default.contents(atPath: boroughsFile) else {
             throw ApplicationError.missingFile(path: boroughsFile, purpose: "the boroughs' outlines drawn by the map")
         }
+        policy = Self.contentSecurityPolicy(tiles: configuration.mapTiles)
         assets = try WebAssets(
             folder: configuration.webDirectory,
             adding: [
@@ -36,7 +43,34 @@ struct WebRoutes {
     }
 
     func register(in router: inout Router) {
-        assets.register(in: &router)
+        assets.register(in: &router, adding: [("Content-Security-Policy", policy)])
+    }
+
+    /// What the pages may load and run (CSP Level 3, https://www.w3.org/TR/CSP3/): only
+    /// this origin's files, scripts included (no inline script, no `eval`); images from
+    /// the photo hosts, the tile server `tiles` names, and `data:`/`blob:` URLs; no
+    /// plugins, no `<base>`, forms sent only here, and no page of another origin may frame
+    /// these (clickjacking). So a script injected into a page, or one from another
+    /// origin, never runs, and nothing a page holds (the bearer token) leaves for a
+    /// host not listed here.
+    static func contentSecurityPolicy(tiles: String?) -> String {
+        let images = ["'self'", "data:", "blob:"] + photoOrigins + (tiles.map { [tileOrigin(of: $0)] } ?? [])
+        return [
+            "default-src 'self'", "img-src " + images.joined(separator: " "), "object-src 'none'", "base-uri 'none'",
+            "form-action 'self'", "frame-ancestors 'none'",
+        ].joined(separator: "; ")
+    }
+
+    /// The origin of a tile URL template (`ServeCommand` checked its form): its scheme,
+    /// host and port; a template in the host's first label (`{s}.tile.example`, Leaflet's
+    /// subdomains) becomes CSP's wildcard (`*.tile.example`).
+    static func tileOrigin(of template: String) -> String {
+        guard let schemeEnd = template.range(of: "://") else { return template }
+        let rest = template[schemeEnd.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        var labels = authority.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        if let first = labels.first, first.contains("{") { labels[0] = "*" }
+        return template[..<schemeEnd.upperBound] + labels.joined(separator: ".")
     }
 
     /// The map's settings, as JSON.

@@ -160,6 +160,44 @@ public final class Accounts: Sendable {
         return AuthenticatedUser(userID: userID, tokenHash: digest)
     }
 
+    /// Which of `authenticated` still work: their tokens known and unexpired, whatever
+    /// ended the others (logout, password change, account deletion, a revoked session,
+    /// expiry), on whichever instance of a shared store. One query whatever their
+    /// number: on PostgreSQL `= ANY(?)` with every digest in one `bytea[]`; on SQLite,
+    /// which has no round trips and no arrays, one statement (one text, prepared once)
+    /// per `tokenCheckCapacity` tokens.
+    public func stillAuthenticated(_ authenticated: Set<AuthenticatedUser>) throws -> Set<AuthenticatedUser> {
+        guard !authenticated.isEmpty else { return [] }
+        let now = UserDataValue.integer(currentSecond())
+        let digests = authenticated.map(\.tokenHash)
+        let onPostgres = database is PostgresUserDataStore
+        let working: Set<[UInt8]> = try database.read { connection in
+            if onPostgres {
+                return Set(try connection.query(
+                    "SELECT token_hash FROM tokens WHERE token_hash = ANY(?) AND expires_at > ?", [.blobs(digests), now]
+                ) { $0.blob(0) })
+            }
+            var working: Set<[UInt8]> = []
+            for start in stride(from: 0, to: digests.count, by: Self.tokenCheckCapacity) {
+                let chunk = digests[start..<min(start + Self.tokenCheckCapacity, digests.count)]
+                // The unused placeholders NULL, which no token_hash equals.
+                let values = [now] + chunk.map { UserDataValue.blob($0) }
+                    + Array(repeating: UserDataValue.null, count: Self.tokenCheckCapacity - chunk.count)
+                working.formUnion(try connection.query(Self.workingTokensSQL, values) { $0.blob(0) })
+            }
+            return working
+        }
+        return authenticated.filter { working.contains($0.tokenHash) }
+    }
+
+    /// The most tokens one statement of `stillAuthenticated` checks on SQLite.
+    static let tokenCheckCapacity = 100
+
+    private static let workingTokensSQL = """
+        SELECT token_hash FROM tokens
+        WHERE expires_at > ?1 AND token_hash IN (\((2...tokenCheckCapacity + 1).map { "?\($0)" }.joined(separator: ", ")))
+        """
+
     public func user(_ authenticated: AuthenticatedUser) throws -> User {
         let user = try database.read { connection in try Self.user(authenticated.userID, in: connection) }
         guard let user else { throw AccountsError.invalidToken }

@@ -26,6 +26,7 @@ extension ResponseEncoder {
             case 14: return name.caseInsensitiveEquals("Content-Length")
             case 16: return contentEncoding && name.caseInsensitiveEquals("Content-Encoding")
             case 17: return name.caseInsensitiveEquals("Transfer-Encoding")
+            case 22: return name.caseInsensitiveEquals("X-Content-Type-Options")
             case 27: return cors && name.caseInsensitiveEquals("Access-Control-Allow-Origin")
             case 29: return cors && name.caseInsensitiveEquals("Access-Control-Expose-Headers")
             default: return false

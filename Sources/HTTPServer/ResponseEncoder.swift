@@ -2,7 +2,7 @@ import Basics
 import Gzip
 
 /// Turns a handler's `HTTPResponse` into the bytes on the wire, adding what the server
-/// owns: `Date`, `Server`, `Content-Length`, `Connection`, `X-Request-ID`, CORS, `Vary`,
+/// owns: `Date`, `Server`, `X-Content-Type-Options`, `Content-Length`, `Connection`, `X-Request-ID`, CORS, `Vary`,
 /// gzip, `ETag` and the 304 of a matching `If-None-Match`, the 206 and 416 of a `Range`
 /// (`RangeSelection`), `Cache-Control` by the route's `CachePolicy`, and dropping the body for HEAD.
 enum ResponseEncoder {
@@ -37,8 +37,14 @@ enum ResponseEncoder {
     /// The head's bytes besides the status and the header values and names: the status line's
     /// and each field's punctuation, the fixed names (the server's own, the CORS pair, and
     /// a range answer's `Content-Type` and `Content-Range`), a 20-digit status code and
-    /// Content-Length.
-    private static let fixedHeadBytes = 288
+    /// Content-Length, and `noSniffField`.
+    private static let fixedHeadBytes = 288 + noSniffField.utf8CodeUnitCount
+
+    /// On every response, errors, 304s and preflights included: browsers take each body
+    /// as the `Content-Type` says and never guess another type from its bytes (Fetch
+    /// §3.5, https://fetch.spec.whatwg.org/#x-content-type-options-header), so a
+    /// user's text can never run as a script or a style sheet. One constant, written as it is.
+    private static let noSniffField: StaticString = "\r\nX-Content-Type-Options: nosniff"
 
     static func encode(_ response: HTTPResponse, context: Context, serverName: String, date: [UInt8]) -> Encoded {
         let request = RequestFields(context.requestHeaders)
@@ -134,6 +140,7 @@ enum ResponseEncoder {
             bytes.write(date)
             bytes.write("\r\nServer: ")
             bytes.write(utf8: serverName)
+            bytes.write(noSniffField)
             for (name, value) in response.headers where !omit.contains(name) {
                 bytes.write("\r\n")
                 bytes.write(utf8: name)

@@ -42,6 +42,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Open connections at most; one more is accepted and closed at once (the file descriptor limit must allow them).")
     var maxConnections = HTTPServerConfiguration().maxConnections
 
+    @Option(help: "GET /sync?wait= requests one user may have held at once; one more is refused with 429. 0 lifts the limit.")
+    var maxHeldWaitsPerUser = ApplicationConfiguration().maxHeldWaitsPerUser
+
     func validate() throws {
         _ = try resolvedPort()
         try storage.requireSourceFiles(ApplicationConfiguration.sourceFileNames)
@@ -58,17 +61,33 @@ struct ServeCommand: ParsableCommand {
         }
         if let mapTiles, !Self.isTileTemplate(mapTiles) {
             throw ValidationError(
-                "--map-tiles must be an http:// or https:// URL with {z}, {x} and {y}, got '\(mapTiles)'")
+                "--map-tiles must be an http:// or https:// URL with {z}, {x} and {y} and a plain host "
+                    + "({s} only as its first label), got '\(mapTiles)'")
         }
         guard maxConnections >= 1 else {
             throw ValidationError("max-connections must be at least 1, got \(maxConnections)")
         }
+        guard maxHeldWaitsPerUser >= 0 else {
+            throw ValidationError("max-held-waits-per-user must be 0 (no limit) or more, got \(maxHeldWaitsPerUser)")
+        }
     }
 
     /// A tile URL template as Leaflet takes it: absolute http(s), with the tile's zoom and column and row.
+    /// Its host is letters, digits, dots and dashes (and a port), with Leaflet's `{s}` only
+    /// as its whole first label: the host goes into the pages' `Content-Security-Policy`
+    /// (`WebRoutes.contentSecurityPolicy`), `{s}` as CSP's `*`.
     static func isTileTemplate(_ template: String) -> Bool {
-        (template.hasPrefix("https://") || template.hasPrefix("http://"))
-            && ["{z}", "{x}", "{y}"].allSatisfy { template.contains($0) }
+        guard template.hasPrefix("https://") || template.hasPrefix("http://"),
+            ["{z}", "{x}", "{y}"].allSatisfy({ template.contains($0) }),
+            let schemeEnd = template.range(of: "://")
+        else { return false }
+        let authority = template[schemeEnd.upperBound...].prefix { $0 != "/" }
+        let labels = authority.split(separator: ".", omittingEmptySubsequences: false)
+        let plain = labels.enumerated().allSatisfy { index, label in
+            (index == 0 && label == "{s}")
+                || (!label.isEmpty && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ":") })
+        }
+        return plain
     }
 
     /// `--port`, else the `PORT` environment variable, else the default; a value that is
@@ -102,6 +121,7 @@ struct ServeCommand: ParsableCommand {
         configuration.webDirectory = webDir
         configuration.mapTiles = mapTiles
         configuration.passwordCost = passwordCost.cost
+        configuration.maxHeldWaitsPerUser = maxHeldWaitsPerUser
 
         ServingProcess.prepare()
         let application = try Application(configuration: configuration, logger: logger)

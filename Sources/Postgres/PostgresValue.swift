@@ -8,6 +8,9 @@ public enum PostgresValue: Sendable, Equatable {
     case double(Double)
     case text(String)
     case bytes([UInt8])
+    /// A `bytea[]`, for `= ANY($1)`: an array literal of double-quoted hex elements
+    /// (https://www.postgresql.org/docs/current/arrays.html#ARRAYS-IO).
+    case byteArrays([[UInt8]])
 
     /// The text-format spelling, or nil for SQL NULL.
     var textFormat: String? {
@@ -16,10 +19,22 @@ public enum PostgresValue: Sendable, Equatable {
         case .integer(let value): String(value)
         case .double(let value): "\(value)"
         case .text(let value): value
-        case .bytes(let bytes): "\\x" + bytes.map { byte in
-            let digits = Array("0123456789abcdef".utf8)
-            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]], as: UTF8.self)
-        }.joined()
+        case .bytes(let bytes): Self.hex(bytes, backslashes: 1)
+        // Inside an element's double quotes a backslash is escaped by another.
+        case .byteArrays(let list): "{" + list.map { "\"" + Self.hex($0, backslashes: 2) + "\"" }.joined(separator: ",") + "}"
         }
+    }
+
+    /// `bytea`'s hex format: a backslash (repeated `backslashes` times), `x`, and two
+    /// lowercase digits a byte.
+    private static func hex(_ bytes: [UInt8], backslashes: Int) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = Array(repeating: UInt8(ascii: "\\"), count: backslashes) + [UInt8(ascii: "x")]
+        text.reserveCapacity(text.count + 2 * bytes.count)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -23,17 +23,25 @@ public final class TestApplication: Sendable {
     ///   - maximumWalkPoints: accepted points per walk; lower it to reach the cap quickly.
     ///   - databaseURL: a PostgreSQL database of the test's own for the user data;
     ///     without it, a fresh `TestDatabase` or, by default, SQLite.
-    public init(passwordCost: ScryptCost = .test, maximumWalkPoints: Int? = nil, databaseURL: String? = nil, listening: Bool = true) throws {
+    ///   - clock: the accounts' time (tokens expire by it); the system's by default.
+    ///   - configure: changes to the configuration, e.g. a limit lifted or lowered.
+    public init(
+        passwordCost: ScryptCost = .test, maximumWalkPoints: Int? = nil, databaseURL: String? = nil, listening: Bool = true,
+        clock: TestClock? = nil, configure: (inout ApplicationConfiguration) -> Void = { _ in }
+    ) throws {
         dataDirectory = try TemporaryDirectory(prefix: "past-nyc-app")
         var configuration = SharedCatalog.configuration(dataDirectory: dataDirectory.path)
         configuration.passwordCost = passwordCost
         database = databaseURL == nil ? try TestDatabase.make() : nil
         configuration.databaseURL = databaseURL ?? database?.url
         if let maximumWalkPoints { configuration.maximumWalkPoints = maximumWalkPoints }
+        configure(&configuration)
         var logger = Logger(label: "test-application")
         logger.logLevel = .critical
         // Building the read-only content takes seconds in a debug build; it is built once.
-        application = try Application(configuration: configuration, logger: logger, content: try SharedCatalog.content())
+        let now: @Sendable () -> Date = if let clock { { clock.now } } else { { Date() } }
+        application = try Application(
+            configuration: configuration, logger: logger, content: try SharedCatalog.content(), clock: now)
         guard listening else { return }
         // What the executable does for itself: a client that hangs up must not kill the test process.
         signal(SIGPIPE, SIG_IGN)

@@ -7,6 +7,11 @@ public enum UserDataValue: Sendable, Equatable {
     case real(Double)
     case text(String)
     case blob([UInt8])
+    /// A list of blobs, for `column = ANY(?)` in SQL run on PostgreSQL only (a
+    /// `bytea[]`): one statement for a list of any length. SQLite has no arrays: the SQL
+    /// it runs lists such values as placeholders of their own, and binding this there
+    /// is a programming error.
+    case blobs([[UInt8]])
 }
 
 extension UserDataValue {

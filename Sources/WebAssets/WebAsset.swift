@@ -33,10 +33,10 @@ public struct WebAsset: Sendable {
         cacheControl = immutable ? Self.immutableCacheControl : nil
     }
 
-    /// The answer to a GET: the encoder answers HEAD, `If-None-Match` (304) and
-    /// `Accept-Encoding` (with the copy made at load) from it.
-    var response: HTTPResponse {
-        var fields = [("Content-Type", contentType)]
+    /// The answer to a GET, carrying `fields` too: the encoder answers HEAD,
+    /// `If-None-Match` (304) and `Accept-Encoding` (with the copy made at load) from it.
+    func response(adding fields: [(String, String)]) -> HTTPResponse {
+        var fields = [("Content-Type", contentType)] + fields
         if let cacheControl { fields.append(("Cache-Control", cacheControl)) }
         var response = HTTPResponse(status: .ok, headers: HTTPHeaders(fields), body: bytes, etag: etag)
         if let gzipped { response.gzippedBody = { gzipped } }

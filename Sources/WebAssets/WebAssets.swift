@@ -53,10 +53,11 @@ public struct WebAssets: Sendable {
         assets = byPath.values.sorted { $0.path < $1.path }
     }
 
-    /// One `GET` route (HEAD included) per file.
-    public func register(in router: inout Router) {
+    /// One `GET` route (HEAD included) per file, whose answers carry `fields` too (the
+    /// application's `Content-Security-Policy`).
+    public func register(in router: inout Router, adding fields: [(String, String)] = []) {
         for asset in assets {
-            let response = asset.response
+            let response = asset.response(adding: fields)
             router.add(.get, asset.path, caching: Self.caching, .immediate { _ in response })
         }
     }

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
+@testable import API
+
 /// The web pages as the application serves them: the map and the API reference, the
 /// files the application adds beside the web folder's, and every local file a page or
 /// script names is there.
@@ -49,6 +51,62 @@ import TestSupport
         for path in named.sorted() {
             #expect(try client.request("GET", path).status == 200, "\(path)")
         }
+    }
+
+    /// Every page and file of the web folder, and the two made at start, carry the policy;
+    /// the API's answers have no use for one.
+    @Test(arguments: ["/", "/docs", "/app/main.js", "/app/map.css", "/vendor/leaflet-1.9.4/leaflet.js", "/app/settings.json",
+                      "/data/boroughs.geojson"])
+    func everyWebFileCarriesTheContentSecurityPolicy(_ path: String) throws {
+        let client = try PipelineApplication.client()
+        let response = try client.request("GET", path)
+        #expect(response.status == 200)
+        #expect(response.header("Content-Security-Policy") == WebRoutes.contentSecurityPolicy(tiles: nil))
+        #expect(response.header("X-Content-Type-Options") == "nosniff")
+        let etag = try #require(response.header("ETag"))
+        let revalidated = try client.request("GET", path, headers: [("If-None-Match", etag)])
+        #expect(revalidated.status == 304)
+        #expect(revalidated.header("Content-Security-Policy") == WebRoutes.contentSecurityPolicy(tiles: nil))
+    }
+
+    @Test func thePolicyAllowsThisOriginThePhotoHostsAndTheTileServerOnly() {
+        let directives = Dictionary(
+            uniqueKeysWithValues: WebRoutes.contentSecurityPolicy(tiles: "https://{s}.tile.example.org:8443/{z}/{x}/{y}.png")
+                .split(separator: ";").map { directive in
+                    let words = directive.split(separator: " ").map(String.init)
+                    return (words[0], Array(words.dropFirst()))
+                })
+        #expect(directives["default-src"] == ["'self'"])
+        #expect(directives["img-src"] == ["'self'", "data:", "blob:"] + WebRoutes.photoOrigins + ["https://*.tile.example.org:8443"])
+        #expect(directives["object-src"] == ["'none'"])
+        #expect(directives["base-uri"] == ["'none'"])
+        #expect(directives["form-action"] == ["'self'"])
+        #expect(directives["frame-ancestors"] == ["'none'"])
+        #expect(directives.count == 6, "no script-src or style-src of their own: default-src 'self' holds, nothing inline")
+        #expect(WebRoutes.contentSecurityPolicy(tiles: nil).contains("img-src 'self' data: blob: https://oldnyc-assets.nypl.org "))
+    }
+
+    @Test(arguments: [
+        ("https://tile.openstreetmap.org/{z}/{x}/{y}.png", "https://tile.openstreetmap.org"),
+        ("http://127.0.0.1:8081/{z}/{x}/{y}.png", "http://127.0.0.1:8081"),
+        ("https://{s}.tiles.example/{z}/{x}/{y}.png?key=1", "https://*.tiles.example"),
+    ])
+    func theTileOriginIsTheTemplatesSchemeHostAndPort(_ template: String, _ origin: String) {
+        #expect(WebRoutes.tileOrigin(of: template) == origin)
+    }
+
+    /// The pages show each photo from where the catalog says it is: every host the source
+    /// data names is one the policy allows.
+    @Test func everyPhotoHostOfTheCatalogIsAllowed() throws {
+        let catalog = try SharedCatalog.catalog()
+        var origins: Set<String> = []
+        for photo in catalog.photos {
+            for url in [photo.thumbnailURL, photo.photoURL] {
+                let parts = try #require(URLComponents(string: url))
+                origins.insert("\(parts.scheme ?? "")://\(parts.host ?? "")")
+            }
+        }
+        #expect(origins == Set(WebRoutes.photoOrigins))
     }
 
     /// The first capture group of every match of `pattern` in `text`.

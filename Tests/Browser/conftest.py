@@ -2,10 +2,15 @@
 against a running past-nyc (scripts/browser-test.sh starts it and sets PAST_NYC_URL).
 
 Every page a test opens is watched: at the end of the test it must have logged no
-console error and thrown no script error, and it must have sent no request to another
-origin, except, in the tests that show photos, the catalog's thumbnails on the
-library's image servers (which the tests abort: those servers are not reachable from
-CI, and the page must cope).
+console error and thrown no script error, the browser must have refused nothing under
+the pages' Content-Security-Policy (no `securitypolicyviolation` event, no console
+message of a refusal), and it must have sent no request to another origin, except, in
+the tests that show photos, the catalog's thumbnails on the library's image servers
+(which the tests abort: those servers are not reachable from CI, and the page must
+cope). The policy is checked before a request is routed, so an image the policy
+refuses is a violation even though the tests abort every foreign request.
+A predicate a test waits for is a function (`"() => …"`), never a bare expression:
+Playwright evaluates an expression with `eval`, which the policy refuses.
 """
 
 import gzip
@@ -62,20 +67,37 @@ def thumbnails():
         return {photo["thumb_url"] for line in lines for photo in json.loads(line)["photos"]}
 
 
-class Watch:
-    """What a page did: its requests, console errors and script errors."""
+# Reports every Content-Security-Policy violation of every document of a context to the
+# test (`__pastNycCspViolation`) and keeps them in the page (`__cspViolations`) for a test
+# to wait on. Playwright injects it: the policy does not apply to it.
+CSP_LISTENER = """
+window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation', (event) => {
+  const violation = `${event.effectiveDirective} refused ${event.blockedURI} (${event.sourceFile}:${event.lineNumber})`;
+  window.__cspViolations.push(violation);
+  window.__pastNycCspViolation(violation);
+});
+"""
 
-    def __init__(self, page, thumbnails):
+
+class Watch:
+    """What a page did: its requests, console errors, script errors and CSP violations."""
+
+    def __init__(self, page, thumbnails, csp_violations):
         self.thumbnails = thumbnails
         self.photos_allowed = False
         self.requests = []
         self.console_errors = []
         self.page_errors = []
+        self.csp_violations = csp_violations
+        self.csp_console = []
         page.on("request", lambda request: self.requests.append((request.resource_type, request.url)))
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.page_errors.append(str(error)))
 
     def _console(self, message):
+        if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
+            self.csp_console.append(message.text)
         if message.type == "error":
             self.console_errors.append((message.text, message.location.get("url", "")))
 
@@ -93,6 +115,8 @@ class Watch:
         foreign = [(kind, url) for kind, url in self.foreign_requests() if not self.is_photo(kind, url)]
         assert foreign == [], f"requests to other origins: {foreign}"
         assert self.page_errors == [], f"script errors: {self.page_errors}"
+        assert self.csp_violations == [], f"Content-Security-Policy violations: {self.csp_violations}"
+        assert self.csp_console == [], f"Content-Security-Policy refusals: {self.csp_console}"
         errors = [
             (text, url) for text, url in self.console_errors
             # A thumbnail the image server did not give (aborted here) is logged by Chromium itself.
@@ -115,8 +139,11 @@ def open_context(browser, thumbnails, viewport):
     context.set_default_timeout(15_000)
     # Nothing leaves for another origin: the thumbnails' requests (recorded by the Watch) are aborted.
     context.route(re.compile(r"^(?!" + re.escape(BASE_URL) + r"/)"), lambda route: route.abort())
+    csp_violations = []
+    context.expose_function("__pastNycCspViolation", lambda violation: csp_violations.append(violation))
+    context.add_init_script(CSP_LISTENER)
     page = context.new_page()
-    return context, page, Watch(page, thumbnails)
+    return context, page, Watch(page, thumbnails, csp_violations)
 
 
 @pytest.fixture

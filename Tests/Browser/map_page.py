@@ -39,7 +39,7 @@ def all_photo_ids(location_id, query=""):
 def open_panel_list(page):
     """Waits for the open location's list, pages through it with "More photos", and
     returns (location ID, photo count, photo IDs shown)."""
-    page.wait_for_function("document.querySelector('#panel .photos')?.dataset.state in {ready: 1, complete: 1}")
+    page.wait_for_function("() => document.querySelector('#panel .photos')?.dataset.state in {ready: 1, complete: 1}")
     while page.eval_on_selector("#panel .photos", "list => list.dataset.state") != "complete":
         shown = page.locator("#panel li.photo").count()
         page.get_by_role("button", name="More photos").click()

@@ -42,7 +42,7 @@ def test_clicking_a_cluster_zooms_in(page, shot):
         ".leaflet-marker-icon.cluster", "icons => icons.map((icon) => Number(icon.dataset.locationCount))")
     assert max(counts) > 1
     page.locator(".leaflet-marker-icon.cluster").nth(counts.index(max(counts))).click()
-    page.wait_for_function(f"Number(window.location.hash.split(',')[2]) > {zoom}")
+    page.wait_for_function(f"() => Number(window.location.hash.split(',')[2]) > {zoom}")
     new_zoom = view(page)[2]
     data = wait_ready(page, f"zoom={new_zoom}&" if new_zoom < 16 else "/region")
     if data["layer"] == "clusters":
@@ -69,7 +69,7 @@ def test_a_pin_lists_exactly_its_locations_photos(page, shot):
     assert (shown_count, shown_ids) == (count, ids)
     assert view(page)[3] == location_id, "the open place is in the address"
     # Every thumbnail has its alt text; the image server is unreachable here, so each shows its stand-in.
-    page.wait_for_function("document.querySelectorAll('#panel .thumb-missing').length > 0")
+    page.wait_for_function("() => document.querySelectorAll('#panel .thumb-missing').length > 0")
     labels = page.eval_on_selector_all(
         "#panel .thumb", "thumbs => thumbs.map((thumb) => thumb.getAttribute('alt') || thumb.getAttribute('aria-label'))")
     assert len(labels) == len(ids) and all(label.startswith("Photo: ") for label in labels)
@@ -99,7 +99,7 @@ def test_typeahead_shows_search_results_and_works_with_the_keyboard(page, shot):
     wait_ready(page)
     box = page.get_by_role("combobox", name="Search the photos")
     box.press_sequentially("brooklyn bri", delay=40)
-    page.wait_for_function("document.getElementById('search-results').dataset.query?.includes('q=brooklyn+bri')")
+    page.wait_for_function("() => document.getElementById('search-results').dataset.query?.includes('q=brooklyn+bri')")
     listbox = page.get_by_role("listbox", name="Matching photos")
     assert listbox.is_visible()
     query = listbox.get_attribute("data-query")
@@ -124,7 +124,7 @@ def test_typeahead_shows_search_results_and_works_with_the_keyboard(page, shot):
     box.focus()
     box.press("End")
     box.press_sequentially("d", delay=40)
-    page.wait_for_function("document.getElementById('search-results').dataset.query?.includes('q=brooklyn+brid')")
+    page.wait_for_function("() => document.getElementById('search-results').dataset.query?.includes('q=brooklyn+brid')")
     assert listbox.is_visible()
     box.press("Escape")
     assert not listbox.is_visible() and box.input_value() == "brooklyn brid"
@@ -157,7 +157,7 @@ def test_a_tour_draws_as_many_stops_as_the_api_returns(page, shot):
     page.goto("/#40.73060,-73.98660,15")
     wait_ready(page)
     page.get_by_role("button", name="Tour from here").click()
-    page.wait_for_function("document.getElementById('map').dataset.tourStops !== undefined")
+    page.wait_for_function("() => document.getElementById('map').dataset.tourStops !== undefined")
     data = map_data(page)
     tour = api_json(data["tourQuery"])
     assert int(data["tourStops"]) == len(tour["stops"]) >= 2
@@ -191,18 +191,18 @@ def test_a_heart_stays_after_a_reload(page, shot):
     assert heart.get_attribute("aria-pressed") == "false"
     heart.click()
     page.wait_for_function(
-        f"document.querySelector(\"#panel li.photo[data-photo-id='{ids[0]}'] .heart\").getAttribute('aria-pressed') === 'true'")
-    token = page.evaluate("localStorage.getItem('past-nyc.token')")
+        f"() => document.querySelector(\"#panel li.photo[data-photo-id='{ids[0]}'] .heart\").getAttribute('aria-pressed') === 'true'")
+    token = page.evaluate("sessionStorage.getItem('past-nyc.token')")
     assert api(f"/favorites/{ids[0]}", token=token)[0] == 200
     page.reload()
     open_panel_list(page)
     page.wait_for_function(
-        f"document.querySelector(\"#panel li.photo[data-photo-id='{ids[0]}'] .heart\")?.getAttribute('aria-pressed') === 'true'")
+        f"() => document.querySelector(\"#panel li.photo[data-photo-id='{ids[0]}'] .heart\")?.getAttribute('aria-pressed') === 'true'")
     assert page.locator("#panel .heart[aria-pressed=true]").count() == 1
     shot(page, "heart")
     # "My favorites": the saved photo's place on the map.
     page.get_by_role("button", name="My favorites", exact=True).click()
-    page.wait_for_function("document.getElementById('map').dataset.favoritePlaces === '1'")
+    page.wait_for_function("() => document.getElementById('map').dataset.favoritePlaces === '1'")
     assert page.locator(".leaflet-marker-icon.favorite").count() == 1
     shot(page, "favorites")
 
@@ -215,13 +215,13 @@ def test_a_walk_is_replayed_as_a_line(page, shot):
         api_json(f"/walks/{walk['walkID']}/points", method="POST", body={"latitude": lat, "longitude": lon}, token=token)
     route = api_json(f"/walks/{walk['walkID']}/route", token=token)
     page.goto("/")
-    page.evaluate("([token, username]) => { localStorage.setItem('past-nyc.token', token); localStorage.setItem('past-nyc.username', username); }",
+    page.evaluate("([token, username]) => { sessionStorage.setItem('past-nyc.token', token); sessionStorage.setItem('past-nyc.username', username); }",
                   [token, username])
     page.reload()
     wait_ready(page)
     page.get_by_role("button", name="My walks").click()
     page.locator(f"#panel button[data-walk-id='{walk['walkID']}']").click()
-    page.wait_for_function("document.getElementById('map').dataset.walkPoints !== undefined")
+    page.wait_for_function("() => document.getElementById('map').dataset.walkPoints !== undefined")
     assert int(map_data(page)["walkPoints"]) == len(route["points"]) >= 3
     assert page.locator("path.walk-line").count() == 1
     shot(page, "walk")
@@ -239,7 +239,7 @@ def test_the_keyboard_reaches_and_opens_a_cluster(page, shot):
         pytest.fail("Tab never reached a cluster")
     shot(page, "focused")
     page.keyboard.press("Enter")
-    page.wait_for_function(f"Number(window.location.hash.split(',')[2]) > {zoom}")
+    page.wait_for_function(f"() => Number(window.location.hash.split(',')[2]) > {zoom}")
     wait_ready(page)
     shot(page, "entered")
 

@@ -45,7 +45,7 @@ import TestSupport
             ("ETag", ["\"handler\""]),
             ("Content-Encoding", ["br"]),
             ("Content-Length", ["5"]), ("Date", ["yesterday"]), ("Server", ["other"]), ("Connection", ["upgrade"]),
-            ("X-Request-ID", ["theirs"]), ("Transfer-Encoding", ["chunked"]),
+            ("X-Request-ID", ["theirs"]), ("Transfer-Encoding", ["chunked"]), ("X-Content-Type-Options", ["sniff"]),
             ("Access-Control-Allow-Origin", ["https://example.com"]), ("Access-Control-Expose-Headers", ["X-Other"]),
             ("Cache-Control", ["no-store"]), ("Location", ["/x"]), ("Retry-After", ["3"]),
         ]
@@ -83,7 +83,9 @@ import TestSupport
         return headers
     }
 
-    private static let serverOwned = ["Content-Length", "Connection", "Date", "Server", "Transfer-Encoding", "X-Request-ID"]
+    private static let serverOwned = [
+        "Content-Length", "Connection", "Date", "Server", "Transfer-Encoding", "X-Request-ID", "X-Content-Type-Options",
+    ]
 
     private static func twinEncode(
         _ response: HTTPResponse, context: ResponseEncoder.Context, serverName: String, date: [UInt8]
@@ -161,6 +163,7 @@ import TestSupport
         }
 
         var text = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\nDate: \(String(decoding: date, as: UTF8.self))\r\nServer: \(serverName)"
+        text += "\r\nX-Content-Type-Options: nosniff"
         for (name, value) in headers { text += "\r\n\(name): \(value)" }
         text += "\r\nX-Request-ID: \(context.requestID)"
         if status.code >= 200 && status != .noContent && status != .notModified { text += "\r\nContent-Length: \(body.count)" }

@@ -111,11 +111,21 @@ import TestSupport
 
     @Test(arguments: [
         "tile.openstreetmap.org/{z}/{x}/{y}.png", "ftp://tiles.example/{z}/{x}/{y}.png", "https://tiles.example/{z}/{x}.png",
+        "https://tiles.{s}.example/{z}/{x}/{y}.png", "https://tiles.example;script-src */{z}/{x}/{y}.png",
     ])
     func aMapTilesValueThatIsNotATileTemplateIsRefused(_ template: String) throws {
         let dataDirectory = try TemporaryDirectory()
         let (status, output) = try ServerProcess.runToExit(Self.serve(["--data-dir", dataDirectory.path, "--map-tiles", template]))
         #expect(status == 64, "\(output)")
-        #expect(output.contains("--map-tiles must be an http:// or https:// URL with {z}, {x} and {y}, got '\(template)'"), "\(output)")
+        #expect(output.contains("--map-tiles must be an http:// or https:// URL with {z}, {x} and {y}"), "\(output)")
+        #expect(output.contains("got '\(template)'"), "\(output)")
+    }
+
+    @Test func aNegativeHeldWaitLimitIsRefused() throws {
+        let dataDirectory = try TemporaryDirectory()
+        let (status, output) = try ServerProcess.runToExit(
+            Self.serve(["--data-dir", dataDirectory.path, "--max-held-waits-per-user=-1"]))
+        #expect(status == 64, "\(output)")
+        #expect(output.contains("max-held-waits-per-user must be 0 (no limit) or more, got -1"), "\(output)")
     }
 }

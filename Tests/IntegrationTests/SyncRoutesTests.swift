@@ -58,9 +58,8 @@ import TestSupport
         #expect(quiet["next"] is String)
 
         // Held for up to 30 s (the client waits 20): the tablet's save wakes it.
-        let waiting = try RawHTTPClient(port: app.port, timeout: .seconds(20))
-        try waiting.send("GET /sync?since=\(next)&wait=30 HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(phone.token)\r\n\r\n")
-        usleep(300_000)
+        let waiting = try HeldWaitTests.hold(app, token: phone.token, since: next)
+        try HeldWaitTests.waitForHeld(app, count: 1)
         #expect(try tablet.send("PUT", "/favorites/\(photo)").status == 201)
         let woken = try waiting.readResponse()
         #expect(woken.status == 200)

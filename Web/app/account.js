@@ -1,5 +1,5 @@
 // Signing in and registering (`POST /users/login`, `POST /users`: a token kept in
-// localStorage) and signing out (`POST /users/logout`). The account button names the
+// sessionStorage, see api.js) and signing out (`POST /users/logout`). The account button names the
 // signed-in user; the favorites and walks buttons show only then.
 
 import { ApiError, call, session } from './api.js';

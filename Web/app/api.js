@@ -25,24 +25,33 @@ export function pathWithQuery(path, parameters = {}) {
   return text ? `${path}?${text}` : path;
 }
 
-/** The signed-in user, kept in localStorage across reloads; listeners hear every change. */
+/**
+ * The signed-in user, kept in sessionStorage: it lasts across reloads of this tab and
+ * dies with it, is never shared with other tabs or written to disk for good, and is
+ * readable only by this origin's scripts (the pages' Content-Security-Policy lets no
+ * other script run). It never goes in a URL. Listeners hear every change.
+ */
 export const session = {
   listeners: new Set(),
-  get token() { return localStorage.getItem(tokenKey); },
-  get username() { return localStorage.getItem(userKey); },
+  get token() { return sessionStorage.getItem(tokenKey); },
+  get username() { return sessionStorage.getItem(userKey); },
   get signedIn() { return this.token !== null; },
   start(token, username) {
-    localStorage.setItem(tokenKey, token);
-    localStorage.setItem(userKey, username);
+    sessionStorage.setItem(tokenKey, token);
+    sessionStorage.setItem(userKey, username);
     this.listeners.forEach((listener) => listener());
   },
   end() {
-    localStorage.removeItem(tokenKey);
-    localStorage.removeItem(userKey);
+    sessionStorage.removeItem(tokenKey);
+    sessionStorage.removeItem(userKey);
     this.listeners.forEach((listener) => listener());
   },
   onChange(listener) { this.listeners.add(listener); },
 };
+
+// A token an older map kept in localStorage, where it outlived the tab, is removed.
+localStorage.removeItem(tokenKey);
+localStorage.removeItem(userKey);
 
 /**
  * Sends one request and returns its JSON (null for 204).

@@ -3,7 +3,9 @@
 
 /**
  * Creates an element: `el('li', { class: 'photo', dataset: { photoId } }, [child, 'text'])`.
- * `on` takes event listeners (`{ click: fn }`); false, null and undefined attributes are left out.
+ * `on` takes event listeners (`{ click: fn }`); `style` takes properties (`{ aspectRatio: '4 / 3' }`), set
+ * through the element's style object: the pages' Content-Security-Policy refuses `style` attributes.
+ * False, null and undefined attributes are left out.
  */
 export function el(tag, attributes = {}, children = []) {
   const element = document.createElement(tag);
@@ -12,6 +14,7 @@ export function el(tag, attributes = {}, children = []) {
     if (name === 'dataset') Object.assign(element.dataset, value);
     else if (name === 'on') for (const [type, listener] of Object.entries(value)) element.addEventListener(type, listener);
     else if (name === 'text') element.textContent = value;
+    else if (name === 'style') Object.assign(element.style, value);
     else element.setAttribute(name, value === true ? '' : String(value));
   }
   element.append(...[children].flat().filter((child) => child !== null && child !== undefined && child !== false));

@@ -22,7 +22,7 @@ function thumbnail(photo, place) {
     loading: 'lazy',
     decoding: 'async',
     referrerpolicy: 'no-referrer',
-    style: `aspect-ratio: ${photo.width} / ${photo.height}`,
+    style: { aspectRatio: `${photo.width} / ${photo.height}` },
   });
   image.addEventListener('error', () => {
     image.replaceWith(el('div', { class: 'thumb thumb-missing', role: 'img', 'aria-label': alt }, [

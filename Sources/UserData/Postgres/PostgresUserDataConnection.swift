@@ -113,6 +113,7 @@ final class PostgresUserDataConnection: UserDataConnection {
         case .real(let real): .double(real)
         case .text(let text): .text(text)
         case .blob(let bytes): .bytes(bytes)
+        case .blobs(let list): .byteArrays(list)
         }
     }
 }

@@ -9,6 +9,7 @@ extension SQLiteValue {
         case .real(let real): self = .real(real)
         case .text(let text): self = .text(text)
         case .blob(let bytes): self = .blob(bytes)
+        case .blobs: preconditionFailure("SQLite has no arrays: list the blobs as placeholders")
         }
     }
 }
