@@ -44,7 +44,7 @@ struct SharedStoreTests {
         let clock = TestClock()
         let first = try Self.instance(database, clock: clock)
         let second = try Self.instance(database, clock: clock)
-        _ = try first.register(username: "shared", password: Self.password)
+        _ = try first.register(username: "shared", password: Self.password, clientAddress: "192.0.2.1")
         for attempt in 0..<5 {
             let instance = attempt.isMultiple(of: 2) ? first : second
             #expect(throws: AccountsError.invalidCredentials) {
@@ -64,7 +64,7 @@ struct SharedStoreTests {
         let database = try #require(try TestDatabase.make())
         let clock = TestClock()
         let instances = try (0..<3).map { _ in try Self.instance(database, clock: clock) }
-        let session = try instances[0].register(username: "roamer", password: Self.password)
+        let session = try instances[0].register(username: "roamer", password: Self.password, clientAddress: "192.0.2.1")
         for instance in instances { _ = try instance.authenticate(token: session.token) }
         try instances[1].logout(try instances[1].authenticate(token: session.token))
         for instance in instances {
@@ -83,7 +83,7 @@ struct SharedStoreTests {
         let clock = TestClock()
         let saver = try Self.instance(database, clock: clock)
         let reader = try Self.instance(database, clock: clock)
-        let session = try saver.register(username: "collector", password: Self.password)
+        let session = try saver.register(username: "collector", password: Self.password, clientAddress: "192.0.2.1")
         let user = try reader.authenticate(token: session.token)
         let first = try Self.save(saver, token: session.token, photoID: "p1")
         #expect(first == FavoriteSave(favorite: Favorite(photoID: "p1", savedAt: clock.now), created: true))
@@ -106,7 +106,7 @@ struct SharedStoreTests {
         let database = try #require(try TestDatabase.make())
         let clock = TestClock()
         let instances = try (0..<3).map { _ in try Self.instance(database, clock: clock) }
-        let session = try instances[0].register(username: "hoarder", password: Self.password)
+        let session = try instances[0].register(username: "hoarder", password: Self.password, clientAddress: "192.0.2.1")
         let outcomes = Mutex<[Result<FavoriteSave, any Error>]>([])
         DispatchQueue.concurrentPerform(iterations: 24) { index in
             let outcome = Result { try Self.save(instances[index % 3], token: session.token, photoID: "p\(index % 8)") }

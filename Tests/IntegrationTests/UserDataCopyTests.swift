@@ -23,7 +23,7 @@ struct UserDataCopyTests {
         let photoIDs = (1...6).map { "copied-\($0)" }
         let source = try Accounts(dataDirectory: directory.path, commonPasswordsPath: commonPasswords, passwordCost: .test)
         let sourceWalks = Walks(database: source.database, catalog: catalog)
-        let session = try source.register(username: "Mover", password: Self.password)
+        let session = try source.register(username: "Mover", password: Self.password, clientAddress: "192.0.2.7")
         let mover = try source.authenticate(token: session.token)
         for photoID in photoIDs { _ = try Result.awaiting { source.saveFavorite(mover, photoID: photoID, completion: $0) } }
         _ = try Result.awaiting { source.recordView(mover, photoID: photoIDs[0], completion: $0) }
