@@ -48,7 +48,7 @@ final class TokenUseLog: Sendable {
         /// every use in O(1).
         var nextDue: Int64?
         /// Rows written since the start, for the tests of the once-a-minute rule.
-        var rowsWritten = 0
+        var storedUses = 0
     }
 
     private let store: any UserDataStore
@@ -92,8 +92,8 @@ final class TokenUseLog: Sendable {
         flushes.sync {}
     }
 
-    var rowsWritten: Int {
-        state.withLock { $0.rowsWritten }
+    var storedUses: Int {
+        state.withLock { $0.storedUses }
     }
 
     /// Runs on `flushes` only.
@@ -115,7 +115,7 @@ final class TokenUseLog: Sendable {
                 state.entries[use.digest]?.stored = use.lastUse
                 state.entries[use.digest]?.storedAt = now
             }
-            state.rowsWritten += due.count
+            state.storedUses += due.count
             state.entries = state.entries.filter { _, entry in entry.isPending || entry.dueAt(now: now) > now }
             state.nextDue = state.entries.values.filter(\.isPending).map { $0.dueAt(now: now) }.min()
         }
