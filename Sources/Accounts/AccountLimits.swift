@@ -1,6 +1,6 @@
 /// The fair-use limits `Accounts` applies per client address, with the defaults of
 /// `past-nyc serve` (the contract's). 0 lifts a limit.
-public struct AccountLimits: Sendable, Equatable {
+public struct AccountLimits: Sendable {
     /// Failed logins from one address within 15 minutes, whatever the usernames, after
     /// which every login from it is refused (`LoginThrottling`).
     public var loginFailuresPerClient = 20

@@ -37,12 +37,6 @@ final class AccountsHarness {
         router = Self.makeRouter(accounts, photos, refusals)
     }
 
-    /// Another `Accounts` on the same directory or database, as a second instance of the
-    /// server would open it (on SQLite only one process may use the file: tests of a
-    /// second instance run on PostgreSQL).
-    func secondInstance() throws -> Accounts {
-        try Self.openAccounts(temporary.path, database, .test, 2, 4, limits, clock)
-    }
 
     /// Opens a new `Accounts` on the same directory or database (the old one is released, closing
     /// its connections), as a restarted server would.
