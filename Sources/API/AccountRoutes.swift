@@ -12,14 +12,17 @@ import HTTPServer
 public struct AccountRoutes: Sendable {
     let accounts: Accounts
     let photos: any PlacedPhotoProvider
+    /// Where the refusals of the accounts' fair-use rules are counted and logged.
+    let refusals: Refusals
 
     /// `GET /favorites` page sizes.
     static let favoritesLimit = 1...200
     static let defaultFavoritesLimit = 50
 
-    public init(accounts: Accounts, photos: any PlacedPhotoProvider) {
+    public init(accounts: Accounts, photos: any PlacedPhotoProvider, refusals: Refusals) {
         self.accounts = accounts
         self.photos = photos
+        self.refusals = refusals
     }
 
     public func register(in router: inout Router) {
@@ -46,7 +49,7 @@ public struct AccountRoutes: Sendable {
         let body = try JSONBody(request)
         let username = try body.string("username")
         let password = try body.string("password")
-        let session = try accounts.register(username: username, password: password)
+        let session = try accounts.register(username: username, password: password, clientAddress: request.remoteAddress)
         return .json(AccountJSON.session(session), status: .created)
     }
 
@@ -73,14 +76,15 @@ public struct AccountRoutes: Sendable {
         let body = try JSONBody(request)
         let currentPassword = try body.string("currentPassword")
         let newPassword = try body.string("newPassword")
-        try accounts.changePassword(user, currentPassword: currentPassword, newPassword: newPassword)
+        try accounts.changePassword(
+            user, currentPassword: currentPassword, newPassword: newPassword, clientAddress: request.remoteAddress)
         return .empty(.noContent)
     }
 
     private func deleteUser(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try authenticate(request)
         let password = try JSONBody(request).string("password")
-        try accounts.deleteUser(user, password: password)
+        try accounts.deleteUser(user, password: password, clientAddress: request.remoteAddress)
         return .empty(.noContent)
     }
 
@@ -145,9 +149,17 @@ public struct AccountRoutes: Sendable {
         try accounts.authenticate(request)
     }
 
-    /// Runs `body` off the event loop, `AccountsError`s becoming their problems.
+    /// Runs `body` off the event loop, `AccountsError`s becoming their problems; the
+    /// refusals of a fair-use rule are recorded in `refusals` on the way.
     func handler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
-        .accountsBlocking(body)
+        .accountsBlocking { [refusals] request in
+            do {
+                return try body(request)
+            } catch let error as AccountsError {
+                if let rule = error.refusalRule { refusals.record(rule, client: request.remoteAddress) }
+                throw error
+            }
+        }
     }
 
     /// Runs `body` off the event loop; it answers through the responder once its write

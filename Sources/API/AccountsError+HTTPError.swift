@@ -23,6 +23,19 @@ extension AccountsError {
             return HTTPError(
                 .tooManyRequests, detail: "too many failed logins; try again in \(seconds) s",
                 headers: HTTPHeaders([("Retry-After", String(seconds))]))
+        case .tooManyFailedLoginsFromClient(let seconds):
+            return HTTPError(
+                .tooManyRequests, detail: "too many failed logins from your address; try again in \(seconds) s",
+                headers: HTTPHeaders([("Retry-After", String(seconds))]))
+        case .tooManyHashes(let seconds):
+            return HTTPError(
+                .tooManyRequests,
+                detail: "your address already has as many password checks in progress as it may; try again in \(seconds) s",
+                headers: HTTPHeaders([("Retry-After", String(seconds))]))
+        case .tooManyRegistrations(let seconds):
+            return HTTPError(
+                .tooManyRequests, detail: "too many accounts created from your address; try again in \(seconds) s",
+                headers: HTTPHeaders([("Retry-After", String(seconds))]))
         case .hasherBusy(let seconds):
             return HTTPError(
                 .serviceUnavailable, detail: "too many password checks in progress; try again in \(seconds) s",

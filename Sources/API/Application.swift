@@ -37,7 +37,7 @@ public final class Application: Sendable {
         let accounts = try Accounts(
             store: store,
             commonPasswordsPath: configuration.sourceDirectory + "/" + ApplicationConfiguration.commonPasswordsFileName,
-            passwordCost: configuration.passwordCost, clock: clock)
+            passwordCost: configuration.passwordCost, limits: configuration.accountLimits, clock: clock)
 
         let refusals = Refusals(logger: logger)
         let catalog = content.catalog
@@ -51,7 +51,7 @@ public final class Application: Sendable {
         SearchRoutes(search: content.search, catalogRoutes: catalogRoutes, dataVersion: catalog.dataVersion).register(in: &router)
         content.clusterRoutes.register(in: &router)
         content.topicRoutes.register(in: &router)
-        AccountRoutes(accounts: accounts, photos: catalogRoutes.placedPhotos).register(in: &router)
+        AccountRoutes(accounts: accounts, photos: catalogRoutes.placedPhotos, refusals: refusals).register(in: &router)
         TourRoutes(catalog: catalog, json: catalogRoutes.json, accounts: accounts, compute: try ComputePool())
             .register(in: &router)
         let walks = Walks(database: store, catalog: catalog, maximumPoints: configuration.maximumWalkPoints)

@@ -30,6 +30,10 @@ public struct ApplicationConfiguration: Sendable {
     public var maxHeldWaitsPerUser = 16
     /// The scrypt cost of new password hashes; tests lower it.
     public var passwordCost = ScryptCost.owasp
+    /// The fair-use limits per client address of logins, password hashing and
+    /// registrations (`--login-failures-per-client`, `--hashes-per-client`,
+    /// `--registrations-per-hour`); the defaults are the contract's.
+    public var accountLimits = AccountLimits()
     /// Accepted points per walk (`WalkRules.maximumPoints`); tests lower it to reach the cap quickly.
     public var maximumWalkPoints = WalkRules.maximumPoints
 
@@ -40,8 +44,9 @@ public struct ApplicationConfiguration: Sendable {
     public static let sourceFileNames = CatalogStore.sourceFileNames + [commonPasswordsFileName]
 
     public init() {
-        // Up to 2 password hashes run and 4 more wait, each holding a worker thread;
-        // 16 leaves the favorites and account reads 10 threads even during a login flood.
+        // Up to 2 password hashes run and 4 more wait (`PasswordHasher`), each holding a
+        // worker thread; 16 leaves the favorites and account reads 10 threads even during a
+        // login flood. A request past an address's share of the hasher is answered at once.
         server.workerThreads = 16
     }
 }

@@ -15,6 +15,8 @@ import UserData
 public final class Accounts: Sendable {
     /// How long a token works after it is issued.
     public static let tokenLifetime: TimeInterval = 30 * 24 * 60 * 60
+    /// Live tokens a user may hold: a login past that revokes the least recently used.
+    public static let tokensPerUser = 100
 
     public let hasher: PasswordHasher
     /// The store of users and of what hangs off them (favorites here; walks in
@@ -24,6 +26,10 @@ public final class Accounts: Sendable {
     public let popularPhotos: PopularPhotos
     private let policy: CredentialPolicy
     private let throttle: any LoginThrottling
+    /// Nil when the limit is lifted.
+    private let registrations: (any RegistrationThrottling)?
+    /// The tokens' last uses, stored at most once a minute each.
+    let tokenUses: TokenUseLog
     private let clock: @Sendable () -> Date
     /// Verified against when the username is unknown, so that answer costs the
     /// same work as a wrong password (no user enumeration by timing). Its hash is
@@ -39,33 +45,49 @@ public final class Accounts: Sendable {
         dataDirectory: String,
         commonPasswordsPath: String,
         passwordCost: ScryptCost = .owasp,
-        concurrentHashes: Int = 2,
-        queuedHashes: Int = 4,
+        concurrentHashes: Int = PasswordHasher.defaultConcurrentHashes,
+        queuedHashes: Int = PasswordHasher.defaultQueuedHashes,
+        limits: AccountLimits = AccountLimits(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         try self.init(
             store: UserDataLocation.sqlite(dataDirectory: dataDirectory).openStore(),
             commonPasswordsPath: commonPasswordsPath, passwordCost: passwordCost, concurrentHashes: concurrentHashes,
-            queuedHashes: queuedHashes, clock: clock)
+            queuedHashes: queuedHashes, limits: limits, clock: clock)
     }
 
     /// Uses `store` (already migrated) and loads the common-password list.
     /// - Parameters:
     ///   - passwordCost: the scrypt cost of new hashes; lower it only in tests.
     ///   - concurrentHashes, queuedHashes: see `PasswordHasher`.
+    ///   - limits: the fair-use limits per client address.
     ///   - clock: the current time; tests move it to expire tokens and throttles.
     public init(
         store: any UserDataStore,
         commonPasswordsPath: String,
         passwordCost: ScryptCost = .owasp,
-        concurrentHashes: Int = 2,
-        queuedHashes: Int = 4,
+        concurrentHashes: Int = PasswordHasher.defaultConcurrentHashes,
+        queuedHashes: Int = PasswordHasher.defaultQueuedHashes,
+        limits: AccountLimits = AccountLimits(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         policy = try CredentialPolicy(commonPasswordsPath: commonPasswordsPath)
         database = store
-        hasher = try PasswordHasher(cost: passwordCost, concurrentHashes: concurrentHashes, queuedHashes: queuedHashes)
-        throttle = store.isShared ? StoredLoginThrottle(store: store) : LoginThrottle()
+        hasher = try PasswordHasher(
+            cost: passwordCost, concurrentHashes: concurrentHashes, queuedHashes: queuedHashes,
+            hashesPerClient: limits.hashesPerClient)
+        // What must hold across instances lives in a shared store; one instance's store
+        // needs no disk write for it.
+        if store.isShared {
+            throttle = StoredLoginThrottle(store: store, failuresPerClient: limits.loginFailuresPerClient)
+            registrations = limits.registrationsPerHour > 0
+                ? StoredRegistrationThrottle(store: store, perHour: limits.registrationsPerHour) : nil
+        } else {
+            throttle = LoginThrottle(failuresPerClient: limits.loginFailuresPerClient)
+            registrations = limits.registrationsPerHour > 0
+                ? RegistrationThrottle(perHour: limits.registrationsPerHour) : nil
+        }
+        tokenUses = TokenUseLog(store: store)
         self.clock = clock
         popularPhotos = PopularPhotos(store: store, clock: clock)
         syncKey = try SyncTokenKey.load(from: store)
@@ -76,10 +98,15 @@ public final class Accounts: Sendable {
 
     // MARK: Users
 
-    /// Creates a user and signs them in.
-    public func register(username: String, password: String) throws -> Session {
+    /// Creates a user and signs them in, for a request from `clientAddress`.
+    /// - Throws: `tooManyRegistrations` once the address created as many accounts as it
+    ///   may within the hour, decided before any hash is spent.
+    public func register(username: String, password: String, clientAddress: String) throws -> Session {
         let username = try policy.normalizedUsername(username)
         try policy.validateNewPassword(password, field: "password")
+        if let retryAfter = try registrations?.retryAfter(clientAddress: clientAddress, now: clock()) {
+            throw AccountsError.tooManyRegistrations(retryAfterSeconds: retryAfter)
+        }
         let key = CredentialPolicy.key(forUsername: username)
         // Checked before hashing, so a taken name costs no scrypt; the UNIQUE
         // constraint below settles a race between two registrations.
@@ -87,10 +114,11 @@ public final class Accounts: Sendable {
             try connection.queryFirst("SELECT 1 FROM users WHERE username_key = ?", [.text(key)]) { _ in true } ?? false
         }
         guard !isTaken else { throw AccountsError.usernameTaken }
-        let hash = try hasher.hash(password)
+        let hash = try hasher.hash(password, clientAddress: clientAddress)
         let now = currentSecond()
+        let session: Session
         do {
-            return try database.groupWrite { connection in
+            session = try database.groupWrite { connection in
                 let inserted = try connection.queryFirst(
                     """
                     INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?)
@@ -107,16 +135,21 @@ public final class Accounts: Sendable {
         } catch let error as UserDataError where error.isConstraintViolation {
             throw AccountsError.usernameTaken
         }
+        try registrations?.record(clientAddress: clientAddress, now: clock())
+        return session
     }
 
-    /// Signs a user in with any case of their username.
-    /// - Throws: `invalidCredentials` for an unknown user and a wrong password alike,
-    ///   `tooManyFailedLogins` once this pair has failed too often.
+    /// Signs a user in with any case of their username. Past `tokensPerUser` live
+    /// tokens, the user's least recently used ones are revoked in the transaction that
+    /// inserts the new one.
+    /// - Throws: `invalidCredentials` for an unknown user and a wrong password alike;
+    ///   `tooManyFailedLogins` once this pair, `tooManyFailedLoginsFromClient` once this
+    ///   address has failed too often, decided before any hash is spent.
     public func login(username: String, password: String, clientAddress: String) throws -> Session {
         let key = CredentialPolicy.key(forUsername: username)
         let throttleKey = LoginThrottle.Key(usernameKey: key, clientAddress: clientAddress)
-        if let retryAfter = try throttle.retryAfter(throttleKey, now: clock()) {
-            throw AccountsError.tooManyFailedLogins(retryAfterSeconds: retryAfter)
+        if let refusal = try throttle.refusal(throttleKey, now: clock()) {
+            throw refusal
         }
         let row = try database.read { connection in
             try connection.queryFirst("SELECT id, password_hash FROM users WHERE username_key = ?", [.text(key)]) {
@@ -124,19 +157,24 @@ public final class Accounts: Sendable {
             }
         }
         guard let row else {
-            _ = try hasher.verify(password, against: dummyHash)
+            _ = try hasher.verify(password, against: dummyHash, clientAddress: clientAddress)
             try throttle.recordFailure(throttleKey, now: clock())
             throw AccountsError.invalidCredentials
         }
         let stored = try storedHash(row.hash, userID: row.id)
-        guard try hasher.verify(password, against: stored) else {
+        guard try hasher.verify(password, against: stored, clientAddress: clientAddress) else {
             try throttle.recordFailure(throttleKey, now: clock())
             throw AccountsError.invalidCredentials
         }
         try throttle.recordSuccess(throttleKey)
-        let rehashed = try rehashIfOutdated(password, stored: stored)
+        let rehashed = try rehashIfOutdated(password, stored: stored, clientAddress: clientAddress)
+        // The uses this instance knows of, so the least recently used token is the one revoked.
+        try tokenUses.flush(now: currentMillisecond())
         let now = currentSecond()
         return try database.groupWrite { connection in
+            // The user's tokens are counted, then the oldest revoked: the logins of one
+            // user take turns, so none leaves more than `tokensPerUser` behind.
+            try connection.lockRows("SELECT 1 FROM users WHERE id = ?", [.integer(row.id)])
             if let rehashed {
                 try connection.execute(
                     "UPDATE users SET password_hash = ? WHERE id = ?", [.text(rehashed.encoded), .integer(row.id)])
@@ -157,6 +195,7 @@ public final class Accounts: Sendable {
             ) { $0.int64(0) }
         }
         guard let userID else { throw AccountsError.invalidToken }
+        tokenUses.recordUse(digest: digest, now: currentMillisecond())
         return AuthenticatedUser(userID: userID, tokenHash: digest)
     }
 
@@ -211,11 +250,14 @@ public final class Accounts: Sendable {
         }
     }
 
-    /// Sets a new password and revokes every token of the user but the presented one.
-    public func changePassword(_ authenticated: AuthenticatedUser, currentPassword: String, newPassword: String) throws {
+    /// Sets a new password and revokes every token of the user but the presented one,
+    /// for a request from `clientAddress`.
+    public func changePassword(
+        _ authenticated: AuthenticatedUser, currentPassword: String, newPassword: String, clientAddress: String
+    ) throws {
         try policy.validateNewPassword(newPassword, field: "newPassword")
-        try confirmPassword(currentPassword, of: authenticated, field: "currentPassword")
-        let hash = try hasher.hash(newPassword)
+        try confirmPassword(currentPassword, of: authenticated, field: "currentPassword", clientAddress: clientAddress)
+        let hash = try hasher.hash(newPassword, clientAddress: clientAddress)
         try database.groupWrite { [hash] connection in
             try connection.execute(
                 "UPDATE users SET password_hash = ? WHERE id = ?", [.text(hash.encoded), .integer(authenticated.userID)])
@@ -226,9 +268,9 @@ public final class Accounts: Sendable {
     }
 
     /// Deletes the user; their tokens and every table of `UserDataTables` go with them
-    /// (ON DELETE CASCADE).
-    public func deleteUser(_ authenticated: AuthenticatedUser, password: String) throws {
-        try confirmPassword(password, of: authenticated, field: "password")
+    /// (ON DELETE CASCADE). For a request from `clientAddress`.
+    public func deleteUser(_ authenticated: AuthenticatedUser, password: String, clientAddress: String) throws {
+        try confirmPassword(password, of: authenticated, field: "password", clientAddress: clientAddress)
         try database.groupWrite { connection in
             try connection.execute("DELETE FROM users WHERE id = ?", [.integer(authenticated.userID)])
         }
@@ -352,6 +394,7 @@ public final class Accounts: Sendable {
                 return row
             }
             guard let saved else { throw AccountsError.invalidToken }
+            tokenUses.recordUse(digest: digest, now: currentMillisecond())
             guard let savedAt = saved.savedAt else { throw AccountsError.favoriteNotFound }
             return FavoriteSave(favorite: Favorite(photoID: photoID, savedAt: Self.date(savedAt)), created: saved.created)
         }
@@ -562,6 +605,7 @@ public final class Accounts: Sendable {
                 return viewer
             }
             guard viewer != nil else { throw AccountsError.invalidToken }
+            tokenUses.recordUse(digest: digest, now: currentMillisecond())
             return Recent(photoID: photoID, viewedAt: Self.date(now))
         }
     }
@@ -643,7 +687,9 @@ public final class Accounts: Sendable {
 
     // MARK: Helpers
 
-    private func confirmPassword(_ password: String, of authenticated: AuthenticatedUser, field: String) throws {
+    private func confirmPassword(
+        _ password: String, of authenticated: AuthenticatedUser, field: String, clientAddress: String
+    ) throws {
         let encoded = try database.read { connection in
             try connection.queryFirst(
                 "SELECT password_hash FROM users WHERE id = ?", [.integer(authenticated.userID)]
@@ -651,7 +697,9 @@ public final class Accounts: Sendable {
         }
         guard let encoded else { throw AccountsError.invalidToken }
         let stored = try storedHash(encoded, userID: authenticated.userID)
-        guard try hasher.verify(password, against: stored) else { throw AccountsError.wrongPassword(field: field) }
+        guard try hasher.verify(password, against: stored, clientAddress: clientAddress) else {
+            throw AccountsError.wrongPassword(field: field)
+        }
     }
 
     private func storedHash(_ encoded: String, userID: Int64) throws -> PasswordHash {
@@ -661,11 +709,11 @@ public final class Accounts: Sendable {
 
     /// A hash at the current cost when `stored` has another one. Skipped when the
     /// hasher is busy: the login has succeeded, and the next one tries again.
-    private func rehashIfOutdated(_ password: String, stored: PasswordHash) throws -> PasswordHash? {
+    private func rehashIfOutdated(_ password: String, stored: PasswordHash, clientAddress: String) throws -> PasswordHash? {
         guard stored.cost != hasher.cost else { return nil }
         do {
-            return try hasher.hash(password)
-        } catch AccountsError.hasherBusy {
+            return try hasher.hash(password, clientAddress: clientAddress)
+        } catch AccountsError.hasherBusy, AccountsError.tooManyHashes {
             return nil
         }
     }
@@ -691,6 +739,10 @@ public final class Accounts: Sendable {
         Int64(clock().timeIntervalSince1970.rounded(.down))
     }
 
+    private func currentMillisecond() -> Int64 {
+        Int64((clock().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
     private static func date(_ seconds: Int64) -> Date {
         Date(timeIntervalSince1970: TimeInterval(seconds))
     }
@@ -711,13 +763,31 @@ public final class Accounts: Sendable {
         }
     }
 
+    /// Inserts a new token of the user, issued (and so last used) at `now`, and revokes
+    /// the user's least recently used tokens beyond `tokensPerUser` (expired ones are
+    /// deleted before by the caller). The caller holds the user's row lock.
     private static func issueToken(for userID: Int64, user: User, now: Int64, in connection: any UserDataConnection) throws -> Session {
         let token = AccessToken.generate()
         let expiresAt = now + Int64(tokenLifetime)
         guard let digest = AccessToken.digest(token) else { preconditionFailure("a generated token is always well formed") }
         try connection.execute(
-            "INSERT INTO tokens (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-            [.blob(digest), .integer(userID), .integer(now), .integer(expiresAt)])
+            "INSERT INTO tokens (token_hash, user_id, created_at, expires_at, last_used_at) VALUES (?, ?, ?, ?, ?)",
+            [.blob(digest), .integer(userID), .integer(now), .integer(expiresAt), .integer(now * 1000)])
+        let live = try connection.queryFirst(
+            "SELECT count(*) FROM tokens WHERE user_id = ? AND expires_at > ?", [.integer(userID), .integer(now)]
+        ) { $0.int64(0) } ?? 0
+        if live > Int64(tokensPerUser) {
+            let revoked = try connection.query(
+                """
+                SELECT token_hash FROM tokens WHERE user_id = ? AND token_hash <> ?
+                ORDER BY last_used_at, created_at, token_hash LIMIT ?
+                """,
+                [.integer(userID), .blob(digest), .integer(live - Int64(tokensPerUser))]
+            ) { $0.blob(0) }
+            for tokenHash in revoked {
+                try connection.execute("DELETE FROM tokens WHERE token_hash = ?", [.blob(tokenHash)])
+            }
+        }
         return Session(user: user, token: token, expiresAt: date(expiresAt))
     }
 }

@@ -8,8 +8,14 @@ public enum AccountsError: Error, Sendable, Equatable {
     case usernameTaken
     /// Unknown username or wrong password: deliberately indistinguishable.
     case invalidCredentials
-    /// Too many failed logins for this username from this client.
+    /// Too many failed logins for this username from this client address.
     case tooManyFailedLogins(retryAfterSeconds: Int)
+    /// Too many failed logins from this client address, whatever the usernames.
+    case tooManyFailedLoginsFromClient(retryAfterSeconds: Int)
+    /// This client address already has as many password hashes running or queued as it may.
+    case tooManyHashes(retryAfterSeconds: Int)
+    /// This client address created as many accounts as it may within the hour.
+    case tooManyRegistrations(retryAfterSeconds: Int)
     /// Every password-hashing slot and queue place is taken.
     case hasherBusy(retryAfterSeconds: Int)
     /// No usable token: missing, malformed, unknown, revoked or expired.

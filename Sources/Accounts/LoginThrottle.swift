@@ -1,18 +1,14 @@
 import Crypto
 import Foundation
-import Synchronization
 
-/// The in-memory `LoginThrottling`, for the store of one instance: counts failed
-/// logins per (username, client address) pair: after `maxFailures` within `window`,
-/// that pair is refused until its oldest failure leaves the window. A success resets
-/// the pair.
+/// The in-memory `LoginThrottling`, for the store of one instance (SQLite): a restart
+/// forgets every count.
 ///
-/// Per pair, not per username, so one attacker cannot lock every account out; the
-/// hashing limit of `PasswordHasher` bounds the overall guessing rate. Kept in
-/// memory only: a restart forgets every count. Memory stays small: each failure
-/// costs a password hash (a few per second at most), pairs whose failures left
-/// the window are pruned, and usernames are kept as fixed-size digests however
-/// long the submitted name.
+/// Per pair, not per username, so one attacker cannot lock every account out; per
+/// address too, so one address cannot try a few passwords on every username. The
+/// hashing limits of `PasswordHasher` bound the overall guessing rate. Memory stays
+/// bounded (`SlidingWindowCounter`), and usernames are kept as fixed-size digests
+/// however long the submitted name.
 public final class LoginThrottle: LoginThrottling {
     public struct Key: Hashable, Sendable {
         let usernameDigest: SHA256.Digest
@@ -24,42 +20,34 @@ public final class LoginThrottle: LoginThrottling {
         }
     }
 
-    let maxFailures: Int
-    let window: TimeInterval
-    /// Above this many pairs, pairs with no failure inside the window are dropped.
-    private let pruneThreshold: Int
+    /// Failures of one username from one address that get the pair refused.
+    static let failuresPerUsername = 5
+    /// How long a failure counts.
+    static let window: TimeInterval = 15 * 60
 
-    /// Failure times per pair, oldest first, at most `maxFailures` each.
-    private let failures = Mutex<[Key: [Date]]>([:])
+    private let pairs = SlidingWindowCounter<Key>(SlidingWindow(limit: failuresPerUsername, window: window))
+    /// Nil when the per-address limit is lifted.
+    private let clients: SlidingWindowCounter<String>?
 
-    init(maxFailures: Int = 5, window: TimeInterval = 15 * 60, pruneThreshold: Int = 10_000) {
-        self.maxFailures = maxFailures
-        self.window = window
-        self.pruneThreshold = pruneThreshold
+    /// - Parameter failuresPerClient: failures from one address, whatever the
+    ///   usernames, that get every login from it refused; 0 lifts that limit.
+    init(failuresPerClient: Int) {
+        clients = failuresPerClient > 0
+            ? SlidingWindowCounter(SlidingWindow(limit: failuresPerClient, window: Self.window)) : nil
     }
 
-    /// Seconds until `key` may try again, or nil when it may try now.
-    public func retryAfter(_ key: Key, now: Date) -> Int? {
-        failures.withLock { table in
-            guard let times = table[key] else { return nil }
-            let recent = times.filter { now.timeIntervalSince($0) < window }
-            guard recent.count >= maxFailures, let oldest = recent.first else { return nil }
-            return max(1, Int((oldest.addingTimeInterval(window).timeIntervalSince(now)).rounded(.up)))
-        }
+    public func refusal(_ key: Key, now: Date) -> AccountsError? {
+        Self.refusal(
+            pairRetryAfter: pairs.retryAfter(key, now: now),
+            clientRetryAfter: clients?.retryAfter(key.clientAddress, now: now))
     }
 
     public func recordFailure(_ key: Key, now: Date) {
-        failures.withLock { table in
-            if table.count >= pruneThreshold {
-                table = table.filter { _, times in times.contains { now.timeIntervalSince($0) < window } }
-            }
-            var times = table[key, default: []].filter { now.timeIntervalSince($0) < window }
-            times.append(now)
-            table[key] = Array(times.suffix(maxFailures))
-        }
+        pairs.record(key, now: now)
+        clients?.record(key.clientAddress, now: now)
     }
 
     public func recordSuccess(_ key: Key) {
-        _ = failures.withLock { $0.removeValue(forKey: key) }
+        pairs.clear(key)
     }
 }

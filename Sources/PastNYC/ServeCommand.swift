@@ -1,4 +1,5 @@
 import API
+import Accounts
 import ArgumentParser
 import Foundation
 import HTTPServer
@@ -45,6 +46,28 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "GET /sync?wait= requests one user may have held at once; one more is refused with 429. 0 lifts the limit.")
     var maxHeldWaitsPerUser = ApplicationConfiguration().maxHeldWaitsPerUser
 
+    @Option(
+        help: """
+            Failed logins from one client address within 15 minutes, whatever the usernames, after which every \
+            login from it is answered 429 until the oldest leaves the window; 0 lifts the limit.
+            """)
+    var loginFailuresPerClient = ApplicationConfiguration().accountLimits.loginFailuresPerClient
+
+    @Option(
+        help: """
+            Password hashes (register, login, password change, account deletion) one client address may have \
+            running or queued at once; one more is answered 429. At most \(Self.maxHashesPerClient), so that one \
+            address cannot fill the hasher; 0 lifts the limit.
+            """)
+    var hashesPerClient = ApplicationConfiguration().accountLimits.hashesPerClient
+
+    @Option(help: "Accounts one client address may create within an hour; past that POST /users is answered 429; 0 lifts the limit.")
+    var registrationsPerHour = ApplicationConfiguration().accountLimits.registrationsPerHour
+
+    /// One less than the hashes the hasher admits at once: one address's share then
+    /// always leaves room for another address.
+    static let maxHashesPerClient = PasswordHasher.defaultConcurrentHashes + PasswordHasher.defaultQueuedHashes - 1
+
     func validate() throws {
         _ = try resolvedPort()
         try storage.requireSourceFiles(ApplicationConfiguration.sourceFileNames)
@@ -68,7 +91,17 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("max-connections must be at least 1, got \(maxConnections)")
         }
         guard maxHeldWaitsPerUser >= 0 else {
-            throw ValidationError("max-held-waits-per-user must be 0 (no limit) or more, got \(maxHeldWaitsPerUser)")
+            throw ValidationError("--max-held-waits-per-user must be 0 (no limit) or more, got \(maxHeldWaitsPerUser)")
+        }
+        guard loginFailuresPerClient >= 0 else {
+            throw ValidationError("--login-failures-per-client must be 0 (no limit) or more, got \(loginFailuresPerClient)")
+        }
+        guard (0...Self.maxHashesPerClient).contains(hashesPerClient) else {
+            throw ValidationError(
+                "--hashes-per-client must be from 0 (no limit) to \(Self.maxHashesPerClient), got \(hashesPerClient)")
+        }
+        guard registrationsPerHour >= 0 else {
+            throw ValidationError("--registrations-per-hour must be 0 (no limit) or more, got \(registrationsPerHour)")
         }
     }
 
@@ -122,6 +155,9 @@ struct ServeCommand: ParsableCommand {
         configuration.mapTiles = mapTiles
         configuration.passwordCost = passwordCost.cost
         configuration.maxHeldWaitsPerUser = maxHeldWaitsPerUser
+        configuration.accountLimits.loginFailuresPerClient = loginFailuresPerClient
+        configuration.accountLimits.hashesPerClient = hashesPerClient
+        configuration.accountLimits.registrationsPerHour = registrationsPerHour
 
         ServingProcess.prepare()
         let application = try Application(configuration: configuration, logger: logger)

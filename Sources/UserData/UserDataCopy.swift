@@ -51,6 +51,7 @@ public enum UserDataCopy {
                 guard replacing else { throw CopyError.targetNotEmpty(users: users) }
                 try connection.execute("DELETE FROM users", [])
                 try connection.execute("DELETE FROM login_failures", [])
+                try connection.execute("DELETE FROM registrations", [])
             }
             for (table, rows) in zip(tables, contents) {
                 let columns = table.columns.map(\.name).joined(separator: ", ")

@@ -2,6 +2,7 @@ import API
 import Accounts
 import Foundation
 import HTTPServer
+import Logging
 import TestSupport
 import UserData
 
@@ -16,23 +17,32 @@ final class AccountsHarness {
     let photos: FakePhotos
     private(set) var accounts: Accounts
     private(set) var router: Router
+    let limits: AccountLimits
+    /// The refusals the routes recorded.
+    let refusals = Refusals(logger: Logger(label: "accounts-tests"))
 
     static let commonPasswordsPath = PackageRoot.path + "/Data/common-passwords.txt"
 
-    init(cost: ScryptCost = .test, concurrentHashes: Int = 2, queuedHashes: Int = 4) throws {
+    /// - Parameter limits: the fair-use limits; the application's defaults unless a test lifts one.
+    init(
+        cost: ScryptCost = .test, concurrentHashes: Int = 2, queuedHashes: Int = 4,
+        limits: AccountLimits = ApplicationConfiguration().accountLimits
+    ) throws {
         temporary = try TemporaryDirectory(prefix: "accounts-tests")
         clock = TestClock()
         photos = FakePhotos()
         database = try TestDatabase.make()
-        accounts = try Self.openAccounts(temporary.path, database, cost, concurrentHashes, queuedHashes, clock)
-        router = Self.makeRouter(accounts, photos)
+        self.limits = limits
+        accounts = try Self.openAccounts(temporary.path, database, cost, concurrentHashes, queuedHashes, limits, clock)
+        router = Self.makeRouter(accounts, photos, refusals)
     }
+
 
     /// Opens a new `Accounts` on the same directory or database (the old one is released, closing
     /// its connections), as a restarted server would.
     func reopen(cost: ScryptCost = .test) throws {
-        accounts = try Self.openAccounts(temporary.path, database, cost, 2, 4, clock)
-        router = Self.makeRouter(accounts, photos)
+        accounts = try Self.openAccounts(temporary.path, database, cost, 2, 4, limits, clock)
+        router = Self.makeRouter(accounts, photos, refusals)
     }
 
     /// The SQLite store's file (the tests that open it run on SQLite only).
@@ -60,8 +70,10 @@ final class AccountsHarness {
     }
 
     /// Registers `username` and returns its token.
-    func register(_ username: String, password: String = "correct horse battery") throws -> String {
-        let response = try send(.post, "/users", json: ["username": username, "password": password])
+    func register(
+        _ username: String, password: String = "correct horse battery", from address: String = "192.0.2.1"
+    ) throws -> String {
+        let response = try send(.post, "/users", json: ["username": username, "password": password], from: address)
         guard response.status == 201 else { throw HarnessError.unexpectedStatus(response.status, response.detail) }
         return response.token
     }
@@ -78,16 +90,16 @@ final class AccountsHarness {
 
     private static func openAccounts(
         _ directory: String, _ database: TestDatabase?, _ cost: ScryptCost, _ concurrentHashes: Int,
-        _ queuedHashes: Int, _ clock: TestClock
+        _ queuedHashes: Int, _ limits: AccountLimits, _ clock: TestClock
     ) throws -> Accounts {
         return try Accounts(
             store: UserDataLocation(dataDirectory: directory, databaseURL: database?.url).openStore(), commonPasswordsPath: commonPasswordsPath, passwordCost: cost,
-            concurrentHashes: concurrentHashes, queuedHashes: queuedHashes, clock: { clock.now })
+            concurrentHashes: concurrentHashes, queuedHashes: queuedHashes, limits: limits, clock: { clock.now })
     }
 
-    private static func makeRouter(_ accounts: Accounts, _ photos: FakePhotos) -> Router {
+    private static func makeRouter(_ accounts: Accounts, _ photos: FakePhotos, _ refusals: Refusals) -> Router {
         var router = Router()
-        AccountRoutes(accounts: accounts, photos: photos).register(in: &router)
+        AccountRoutes(accounts: accounts, photos: photos, refusals: refusals).register(in: &router)
         return router
     }
 }

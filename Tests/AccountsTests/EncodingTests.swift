@@ -32,10 +32,10 @@ import Testing
 
     @Test func hashesVerifyOnlyTheirPassword() throws {
         let hasher = try PasswordHasher(cost: .test)
-        let hash = try hasher.hash("correct horse battery")
-        #expect(try hasher.verify("correct horse battery", against: hash))
-        #expect(try !hasher.verify("correct horse batterY", against: hash))
-        #expect(try hasher.hash("correct horse battery").salt != hash.salt, "every hash has its own salt")
+        let hash = try hasher.hash("correct horse battery", clientAddress: "192.0.2.1")
+        #expect(try hasher.verify("correct horse battery", against: hash, clientAddress: "192.0.2.1"))
+        #expect(try !hasher.verify("correct horse batterY", against: hash, clientAddress: "192.0.2.1"))
+        #expect(try hasher.hash("correct horse battery", clientAddress: "192.0.2.1").salt != hash.salt, "every hash has its own salt")
     }
 
     @Test(arguments: [

@@ -91,7 +91,7 @@ import TestSupport
         let release = DispatchSemaphore(value: 0)
         let released = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            _ = try? hasher.withSlot {
+            _ = try? hasher.withSlot(clientAddress: "198.51.100.200") {
                 holding.signal()
                 // Bounded, so a 503 that wrongly waited for the slot fails the checks below instead of hanging.
                 _ = release.wait(timeout: .now() + 60)

@@ -44,7 +44,7 @@ struct SharedStoreTests {
         let clock = TestClock()
         let first = try Self.instance(database, clock: clock)
         let second = try Self.instance(database, clock: clock)
-        _ = try first.register(username: "shared", password: Self.password)
+        _ = try first.register(username: "shared", password: Self.password, clientAddress: "192.0.2.1")
         for attempt in 0..<5 {
             let instance = attempt.isMultiple(of: 2) ? first : second
             #expect(throws: AccountsError.invalidCredentials) {
@@ -60,11 +60,67 @@ struct SharedStoreTests {
         _ = try second.login(username: "shared", password: Self.password, clientAddress: "203.0.113.9")
     }
 
+    @Test func failedLoginsOfOneAddressCountAcrossInstancesWhateverTheUsernames() throws {
+        let database = try #require(try TestDatabase.make())
+        let clock = TestClock()
+        let first = try Self.instance(database, clock: clock)
+        let second = try Self.instance(database, clock: clock)
+        _ = try first.register(username: "bystander", password: Self.password, clientAddress: "192.0.2.1")
+        for attempt in 0..<20 {
+            let instance = attempt.isMultiple(of: 2) ? first : second
+            #expect(throws: AccountsError.invalidCredentials) {
+                try instance.login(username: "victim\(attempt % 5)", password: "guess guess guess", clientAddress: "203.0.113.9")
+            }
+        }
+        for instance in [first, second] {
+            #expect(throws: AccountsError.tooManyFailedLoginsFromClient(retryAfterSeconds: 900)) {
+                try instance.login(username: "bystander", password: Self.password, clientAddress: "203.0.113.9")
+            }
+            _ = try instance.login(username: "bystander", password: Self.password, clientAddress: "203.0.113.10")
+        }
+        clock.advance(by: 900)
+        _ = try first.login(username: "bystander", password: Self.password, clientAddress: "203.0.113.9")
+        let rows = try first.database.read { connection in
+            try connection.queryFirst("SELECT count(*) FROM login_failures", []) { $0.int(0) }
+        }
+        #expect(rows == 20, "pruned as new failures arrive, not before")
+        #expect(throws: AccountsError.invalidCredentials) {
+            try second.login(username: "victim0", password: "guess guess guess", clientAddress: "203.0.113.9")
+        }
+        let pruned = try first.database.read { connection in
+            try connection.queryFirst("SELECT count(*) FROM login_failures", []) { $0.int(0) }
+        }
+        #expect(pruned == 1, "the failures that left the window were deleted")
+    }
+
+    @Test func registrationsOfOneAddressCountAcrossInstances() throws {
+        let database = try #require(try TestDatabase.make())
+        let clock = TestClock()
+        let first = try Self.instance(database, clock: clock)
+        let second = try Self.instance(database, clock: clock)
+        for number in 0..<20 {
+            let instance = number.isMultiple(of: 2) ? first : second
+            _ = try instance.register(username: "member\(number)", password: Self.password, clientAddress: "203.0.113.20")
+        }
+        for instance in [first, second] {
+            #expect(throws: AccountsError.tooManyRegistrations(retryAfterSeconds: 3600)) {
+                try instance.register(username: "one-more", password: Self.password, clientAddress: "203.0.113.20")
+            }
+        }
+        _ = try second.register(username: "neighbour", password: Self.password, clientAddress: "203.0.113.21")
+        clock.advance(by: 3600)
+        _ = try first.register(username: "one-more", password: Self.password, clientAddress: "203.0.113.20")
+        let rows = try first.database.read { connection in
+            try connection.queryFirst("SELECT count(*) FROM registrations", []) { $0.int(0) }
+        }
+        #expect(rows == 1, "the registrations that left the hour were deleted")
+    }
+
     @Test func aTokenRevokedOnOneInstanceIsRefusedByTheOthersAtOnce() throws {
         let database = try #require(try TestDatabase.make())
         let clock = TestClock()
         let instances = try (0..<3).map { _ in try Self.instance(database, clock: clock) }
-        let session = try instances[0].register(username: "roamer", password: Self.password)
+        let session = try instances[0].register(username: "roamer", password: Self.password, clientAddress: "192.0.2.1")
         for instance in instances { _ = try instance.authenticate(token: session.token) }
         try instances[1].logout(try instances[1].authenticate(token: session.token))
         for instance in instances {
@@ -83,7 +139,7 @@ struct SharedStoreTests {
         let clock = TestClock()
         let saver = try Self.instance(database, clock: clock)
         let reader = try Self.instance(database, clock: clock)
-        let session = try saver.register(username: "collector", password: Self.password)
+        let session = try saver.register(username: "collector", password: Self.password, clientAddress: "192.0.2.1")
         let user = try reader.authenticate(token: session.token)
         let first = try Self.save(saver, token: session.token, photoID: "p1")
         #expect(first == FavoriteSave(favorite: Favorite(photoID: "p1", savedAt: clock.now), created: true))
@@ -106,7 +162,7 @@ struct SharedStoreTests {
         let database = try #require(try TestDatabase.make())
         let clock = TestClock()
         let instances = try (0..<3).map { _ in try Self.instance(database, clock: clock) }
-        let session = try instances[0].register(username: "hoarder", password: Self.password)
+        let session = try instances[0].register(username: "hoarder", password: Self.password, clientAddress: "192.0.2.1")
         let outcomes = Mutex<[Result<FavoriteSave, any Error>]>([])
         DispatchQueue.concurrentPerform(iterations: 24) { index in
             let outcome = Result { try Self.save(instances[index % 3], token: session.token, photoID: "p\(index % 8)") }

@@ -84,7 +84,7 @@ import TestSupport
         for user in users {
             try connection.execute(
                 "INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?)",
-                [.text(user.username), .text(user.username.lowercased()), .text(try hasher.hash(user.password).encoded),
+                [.text(user.username), .text(user.username.lowercased()), .text(try hasher.hash(user.password, clientAddress: "192.0.2.1").encoded),
                  .integer(created)])
             let userID = connection.lastInsertRowID
             try connection.execute(

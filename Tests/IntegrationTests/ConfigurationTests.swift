@@ -128,4 +128,19 @@ import TestSupport
         #expect(status == 64, "\(output)")
         #expect(output.contains("max-held-waits-per-user must be 0 (no limit) or more, got -1"), "\(output)")
     }
+
+    /// The accounts' fair-use limits: 0 lifts one, a negative count means nothing, and a
+    /// hashing share of the whole hasher would let one address fill it.
+    @Test(arguments: [
+        (["--login-failures-per-client=-1"], "--login-failures-per-client must be 0 (no limit) or more, got -1"),
+        (["--hashes-per-client", "6"], "--hashes-per-client must be from 0 (no limit) to 5, got 6"),
+        (["--hashes-per-client=-1"], "--hashes-per-client must be from 0 (no limit) to 5, got -1"),
+        (["--registrations-per-hour=-3"], "--registrations-per-hour must be 0 (no limit) or more, got -3"),
+    ])
+    func anAccountLimitOutOfRangeIsRefused(_ option: [String], _ message: String) throws {
+        let dataDirectory = try TemporaryDirectory()
+        let (status, output) = try ServerProcess.runToExit(Self.serve(["--data-dir", dataDirectory.path] + option))
+        #expect(status == 64, "\(output)")
+        #expect(output.contains(message), "\(output)")
+    }
 }

@@ -1,4 +1,4 @@
-import Accounts
+@testable import Accounts
 import Basics
 import Catalog
 import Foundation
@@ -23,7 +23,7 @@ struct UserDataCopyTests {
         let photoIDs = (1...6).map { "copied-\($0)" }
         let source = try Accounts(dataDirectory: directory.path, commonPasswordsPath: commonPasswords, passwordCost: .test)
         let sourceWalks = Walks(database: source.database, catalog: catalog)
-        let session = try source.register(username: "Mover", password: Self.password)
+        let session = try source.register(username: "Mover", password: Self.password, clientAddress: "192.0.2.7")
         let mover = try source.authenticate(token: session.token)
         for photoID in photoIDs { _ = try Result.awaiting { source.saveFavorite(mover, photoID: photoID, completion: $0) } }
         _ = try Result.awaiting { source.recordView(mover, photoID: photoIDs[0], completion: $0) }
@@ -35,12 +35,17 @@ struct UserDataCopyTests {
         let firstPage = try source.favorites(mover, limit: 2, cursor: nil)
         let secondPage = try source.favorites(mover, limit: 2, cursor: firstPage.nextCursor)
         let walkPage = try sourceWalks.walk(mover, walkID: walk.walkID, limit: 2, cursor: nil)
+        // The token's last use is stored (its first use by this process is stored at once).
+        source.tokenUses.waitForFlushes()
+        let lastUsed = try Self.lastUsedTimes(source.database)
+        #expect(lastUsed.count == 1)
 
         let copied = try UserDataCopy.copy(fromDataDirectory: directory.path, to: target.url, replacing: false)
         #expect(copied.first { $0.table == "favorites" }?.rows == photoIDs.count)
 
         let copy = try Accounts(
             store: try PostgresUserDataStore(url: target.url), commonPasswordsPath: commonPasswords, passwordCost: .test)
+        #expect(try Self.lastUsedTimes(copy.database) == lastUsed, "tokens.last_used_at copied")
         let copyWalks = Walks(database: copy.database, catalog: catalog)
         let moved = try copy.authenticate(token: session.token)
         #expect(try copy.user(moved).username == "Mover")
@@ -61,6 +66,12 @@ struct UserDataCopyTests {
             _ = try UserDataCopy.copy(fromDataDirectory: directory.path, to: target.url, replacing: true)
             #expect(try copy.favorites(moved, limit: 2, cursor: nil) == firstPage)
             #expect(try copyWalks.walk(moved, walkID: walk.walkID, limit: 2, cursor: nil) == walkPage)
+        }
+    }
+
+    private static func lastUsedTimes(_ store: any UserDataStore) throws -> [Int64] {
+        try store.read { connection in
+            try connection.query("SELECT last_used_at FROM tokens ORDER BY last_used_at", []) { $0.int64(0) }
         }
     }
 }

@@ -72,7 +72,7 @@ import Walks
         let owner = try fixture.user("leaving")
         let walk = try walks.start(owner)
         _ = try walks.addPoint(owner, walkID: walk.walkID, point: point(0))
-        try accounts.deleteUser(owner, password: "walking the bowery")
+        try accounts.deleteUser(owner, password: "walking the bowery", clientAddress: "192.0.2.1")
         let remaining = try accounts.database.read { connection in
             try ["walks", "walk_points", "walk_entries", "walk_removed_photos"].map { table in
                 try connection.queryFirst("SELECT count(*) FROM \(table)") { $0.int(0) } ?? -1

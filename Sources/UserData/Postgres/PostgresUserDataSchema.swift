@@ -3,8 +3,8 @@ import Postgres
 /// The schema of the user data in PostgreSQL, as migrations (append new ones; never
 /// edit a shipped one): the tables of `SQLiteUserDataSchema` with the same names, columns
 /// and constraints, in PostgreSQL's types (bigint times, bytea digests and walk IDs,
-/// identity columns for the ever-growing sequences), plus `login_failures`, which the
-/// SQLite store keeps in memory instead.
+/// identity columns for the ever-growing sequences), plus `login_failures` and
+/// `registrations`, which the SQLite store keeps in memory instead.
 ///
 /// Identity columns are `BY DEFAULT`, so `copy-user-data` can keep the sequences of an
 /// existing SQLite store (they are the pagination cursors) and then move each
@@ -233,6 +233,28 @@ enum PostgresUserDataSchema {
             END
             $$;
             """,
+            // Each token's last use, as SQLite's migration 9. `save_favorite` and
+            // `record_view` read only `token_hash`, `user_id` and `expires_at` of `tokens`:
+            // the new column leaves them as they are.
+            """
+            ALTER TABLE tokens ADD COLUMN last_used_at bigint NOT NULL DEFAULT 0;
+            UPDATE tokens SET last_used_at = created_at * 1000;
+            """,
+            // The fair-use counts shared by the instances: failed logins per client address
+            // too (`StoredLoginThrottle`: a success only stops its rows counting for the
+            // username), and the accounts created per address (`StoredRegistrationThrottle`).
+            // Both tables hold only the last window's rows: older ones are deleted as new
+            // ones arrive.
+            """
+            ALTER TABLE login_failures ADD COLUMN counts_for_username boolean NOT NULL DEFAULT true;
+            CREATE INDEX login_failures_by_client ON login_failures(client_address, failed_at);
+            CREATE TABLE registrations (
+                client_address text NOT NULL,
+                registered_at double precision NOT NULL
+            );
+            CREATE INDEX registrations_by_client ON registrations(client_address, registered_at);
+            CREATE INDEX registrations_by_time ON registrations(registered_at);
+            """,
         ],
         lockKey: migrationLockKey)
 
@@ -241,7 +263,7 @@ enum PostgresUserDataSchema {
         case integer, real, text, blob
     }
 
-    /// Every table of the user data (not `login_failures`, which is transient), parents
+    /// Every table of the user data (not `login_failures` nor `registrations`, which are transient), parents
     /// before children, with its columns and its identity column if any: what
     /// `UserDataCopy` copies.
     static let tables: [(name: String, columns: [(name: String, kind: ColumnKind)], identity: String?)] = [
@@ -250,7 +272,10 @@ enum PostgresUserDataSchema {
           ("created_at", .integer), ("display_name", .text), ("home_latitude", .real), ("home_longitude", .real),
           ("recents_count", .integer)],
          "id"),
-        ("tokens", [("token_hash", .blob), ("user_id", .integer), ("created_at", .integer), ("expires_at", .integer)], nil),
+        ("tokens",
+         [("token_hash", .blob), ("user_id", .integer), ("created_at", .integer), ("expires_at", .integer),
+          ("last_used_at", .integer)],
+         nil),
         ("favorites", [("sequence", .integer), ("user_id", .integer), ("photo_id", .text), ("saved_at", .integer)], "sequence"),
         ("recents", [("sequence", .integer), ("user_id", .integer), ("photo_id", .text), ("viewed_at", .integer)], "sequence"),
         ("walks",

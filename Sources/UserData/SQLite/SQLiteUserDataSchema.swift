@@ -4,7 +4,7 @@ import SQLite
 /// shipped one).
 ///
 /// Times are Unix seconds, except the walks' (`walks`, `walk_points`, `walk_entries`),
-/// which are Unix milliseconds since migration 5. Tokens are stored only as their SHA-256; passwords only as
+/// which are Unix milliseconds since migration 5, and `tokens.last_used_at` (milliseconds). Tokens are stored only as their SHA-256; passwords only as
 /// scrypt hash strings. `favorites.sequence` is AUTOINCREMENT, so it only grows, even
 /// after deletions (https://sqlite.org/autoinc.html): it orders the list and is the
 /// pagination cursor. `recents.sequence` likewise orders the recently viewed list:
@@ -174,6 +174,14 @@ enum SQLiteUserDataSchema {
         """
         ALTER TABLE users ADD COLUMN recents_count INTEGER NOT NULL DEFAULT 0;
         UPDATE users SET recents_count = (SELECT count(*) FROM recents WHERE recents.user_id = users.id);
+        """,
+        // Migration 9: when each token was last used (authenticated with), in Unix
+        // milliseconds, stored at most once a minute per token (`TokenUseLog`): a login
+        // past a user's live-token limit revokes the least recently used. A token issued
+        // before counts as used when it was issued.
+        """
+        ALTER TABLE tokens ADD COLUMN last_used_at INTEGER NOT NULL DEFAULT 0;
+        UPDATE tokens SET last_used_at = created_at * 1000;
         """,
     ])
 }
