@@ -39,8 +39,26 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Lowest level logged to stderr: trace, debug, info, notice, warning, error, critical.")
     var logLevel = Logger.Level.info
 
-    @Option(help: "Open connections at most; one more is accepted and closed at once (the file descriptor limit must allow them).")
+    @Option(
+        help: """
+            Open connections at most (the file descriptor limit must allow them). From 90 % of it on, a new \
+            connection closes the one idle longest; when none is idle, one more is answered 503 and closed.
+            """)
     var maxConnections = HTTPServerConfiguration().maxConnections
+
+    @Option(
+        help: """
+            Open connections of one client address at most (a trusted proxy's are not counted); one more is \
+            answered 429 and closed. 0: no limit.
+            """)
+    var maxConnectionsPerClient = HTTPServerConfiguration().maxConnectionsPerClient
+
+    @Option(
+        help: """
+            An address or CIDR block (127.0.0.1, 10.0.0.0/8, ::1, fd00::/8) of a proxy whose X-Forwarded-For \
+            names the client; repeatable. Default: none, the TCP peer is the client.
+            """)
+    var trustedProxy: [String] = []
 
     func validate() throws {
         _ = try resolvedPort()
@@ -63,12 +81,28 @@ struct ServeCommand: ParsableCommand {
         guard maxConnections >= 1 else {
             throw ValidationError("max-connections must be at least 1, got \(maxConnections)")
         }
+        guard maxConnectionsPerClient >= 0 else {
+            throw ValidationError("--max-connections-per-client must be 0 (no limit) or more, got \(maxConnectionsPerClient)")
+        }
+        _ = try trustedProxies()
     }
 
     /// A tile URL template as Leaflet takes it: absolute http(s), with the tile's zoom and column and row.
     static func isTileTemplate(_ template: String) -> Bool {
         (template.hasPrefix("https://") || template.hasPrefix("http://"))
             && ["{z}", "{x}", "{y}"].allSatisfy { template.contains($0) }
+    }
+
+    /// The `--trusted-proxy` blocks; a value that is not an address or CIDR block is refused.
+    func trustedProxies() throws -> TrustedProxies {
+        TrustedProxies(
+            try trustedProxy.map { text in
+                guard let range = IPAddressRange(text) else {
+                    throw ValidationError(
+                        "--trusted-proxy must be an IPv4 or IPv6 address or CIDR block (10.0.0.0/8, fd00::/8), got '\(text)'")
+                }
+                return range
+            })
     }
 
     /// `--port`, else the `PORT` environment variable, else the default; a value that is
@@ -94,6 +128,8 @@ struct ServeCommand: ParsableCommand {
         configuration.server.host = host
         configuration.server.port = try resolvedPort()
         configuration.server.maxConnections = maxConnections
+        configuration.server.maxConnectionsPerClient = maxConnectionsPerClient
+        configuration.server.trustedProxies = try trustedProxies()
         configuration.dataDirectory = storage.dataDir
         configuration.sourceDirectory = storage.resolvedSourceDir
         configuration.databaseURL = storage.resolvedDatabaseURL

@@ -11,7 +11,7 @@ import Testing
 
     static func machine() -> ConnectionStateMachine {
         var counter = 0
-        return ConnectionStateMachine(settings: settings, remoteAddress: "192.0.2.1", acceptedAt: 0) {
+        return ConnectionStateMachine(settings: settings, peerAddress: "192.0.2.1", acceptedAt: 0) {
             counter += 1
             return "id-\(counter)"
         }
