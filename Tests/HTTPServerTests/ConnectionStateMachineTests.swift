@@ -38,6 +38,34 @@ import Testing
         #expect(log.requestID == "id-1")
     }
 
+    /// Idle (what the server closes first to make room) only between requests: not before
+    /// the first, not while one is read, answered or written, not after a closing response.
+    /// Its deadline is the idle timeout after the last response, so the earliest is the
+    /// longest idle.
+    @Test func idleOnlyBetweenRequests() {
+        var machine = Self.machine()
+        #expect(!machine.isIdle)
+        guard case .handle = Self.receive("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n", into: &machine, at: Self.second) else {
+            Issue.record("the request was not handed to its handler")
+            return
+        }
+        #expect(!machine.isIdle)
+        _ = machine.handlerFinished(.empty(.noContent), now: 2 * Self.second)
+        #expect(!machine.isIdle)
+        _ = machine.writeFinished(written: 100, now: 3 * Self.second)
+        #expect(machine.isIdle)
+        #expect(machine.deadline == 2 * Self.second + Self.settings.idleTimeout)
+        _ = Self.receive("GET /hel", into: &machine, at: 4 * Self.second)
+        #expect(!machine.isIdle)
+        _ = Self.receive("lo HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", into: &machine, at: 5 * Self.second)
+        _ = machine.handlerFinished(.empty(.noContent), now: 5 * Self.second)
+        guard case .linger = machine.writeFinished(written: 100, now: 5 * Self.second) else {
+            Issue.record("a closing response did not linger")
+            return
+        }
+        #expect(!machine.isIdle)
+    }
+
     @Test func aStalledWriteClosesOneSendTimeoutAfterItsLastProgress() {
         var machine = Self.machine()
         Self.respond(&machine, at: Self.second)
