@@ -24,9 +24,4 @@ final class ClientConnectionCounts: Sendable {
             table[address] = open > 1 ? open - 1 : nil
         }
     }
-
-    /// The connections `address` holds open now.
-    func count(of address: IPAddress) -> Int {
-        counts.withLock { $0[address, default: 0] }
-    }
 }
