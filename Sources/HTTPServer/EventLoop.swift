@@ -14,12 +14,13 @@ import Synchronization
 /// when the kernel has work. Workers hand results back through an `eventfd`.
 ///
 /// Every loop registers the shared listening socket with `EPOLLEXCLUSIVE`, so the kernel
-/// wakes one loop per incoming connection and the accepted socket stays on that loop.
+/// wakes one loop per incoming connection and the accepted socket stays on that loop
+/// (unless, near `maxConnections`, that loop has no idle connection to close: `place`).
 ///
 /// `@unchecked Sendable`: only `tasks` (a `Mutex`) and the `eventfd` write in `execute`
-/// are used from other threads; `nextLoop` is set before any loop's thread starts; every
-/// other property is touched only on the loop's own thread, inside `run()` and the tasks
-/// it drains.
+/// are used from other threads; `nextLoop` and `loopCount` are set before any loop's
+/// thread starts; every other property is touched only on the loop's own thread, inside
+/// `run()` and the tasks it drains.
 final class EventLoop: @unchecked Sendable {
     let context: ServerContext
     private let epoll: FileDescriptor
@@ -62,7 +63,8 @@ final class EventLoop: @unchecked Sendable {
     /// and has no idle connection to close hands a new connection. Set once, before the
     /// loops run; weak, as the ring is a cycle.
     weak var nextLoop: EventLoop?
-    /// How many loops the ring has: a new connection is handed on at most one fewer times.
+    /// How many loops the ring has: a new connection is handed on at most one fewer
+    /// times. Set with `nextLoop`.
     var loopCount = 1
 
     init(context: ServerContext) throws(HTTPServerError) {
