@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import HTTPServer
 import Testing
