@@ -136,8 +136,11 @@ start() {
     for n in $(seq 1 "$INSTANCES"); do
         local dir="$CLUSTER_DIR/instance$n"
         cp -a "$CLUSTER_DIR/catalog" "$dir"
+        # nginx reaches the instances from 127.0.0.1: they believe its X-Forwarded-For
+        # (the client's address, appended by nginx) and do not count its connections
+        # against one client; anyone else's X-Forwarded-For is ignored.
         DATA_DIR=$dir SERVER_LOG_FILE="$dir.log" SERVER_LOG_LEVEL=$LOG_LEVEL \
-            launch_server "$PASSWORD_COST" --database-url "$database_url"
+            launch_server "$PASSWORD_COST" --database-url "$database_url" --trusted-proxy 127.0.0.1
         pids+=("$SERVER_PID")
         remember "$SERVER_PID" "instance$n"
     done

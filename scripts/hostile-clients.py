@@ -9,8 +9,9 @@ one JSON object of what it saw on stdout (progress on stderr):
   slowread   CONNECTIONS connections that pipeline large GETs and read the answers
              a few bytes a second, with a tiny receive buffer.
   flood      CONNECTIONS connections opened at once, each sending GET /healthz:
-             counts 200s and connections closed without an answer, and whether any
-             ended in something other than a clean close.
+             counts 200s, 503s (the server full, none of its connections idle),
+             connections closed without an answer, and whether any ended in
+             something other than these.
   idle       CONNECTIONS keep-alive connections, each after one GET /healthz, held
              open for HOLD seconds (reopened if the server closes one); prints
              "ready" on stderr once all are open.
@@ -166,7 +167,7 @@ async def slowread(args):
 # --- flood -----------------------------------------------------------------------
 
 async def flood(args):
-    stats = {"ok": 0, "closed_without_answer": 0, "refused": 0, "other_status": 0, "reset": 0}
+    stats = {"ok": 0, "unavailable": 0, "closed_without_answer": 0, "refused": 0, "other_status": 0, "reset": 0}
 
     async def one():
         try:
@@ -178,7 +179,7 @@ async def flood(args):
             writer.write(request_bytes("GET", "/healthz"))
             await writer.drain()
             status, _, _ = await asyncio.wait_for(read_response(reader), timeout=30)
-            stats["ok" if status == 200 else "other_status"] += 1
+            stats["ok" if status == 200 else "unavailable" if status == 503 else "other_status"] += 1
             # Hold the connection, so the server is over its cap while the others arrive.
             await asyncio.sleep(args.hold)
         except asyncio.IncompleteReadError:

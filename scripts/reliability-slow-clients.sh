@@ -7,8 +7,14 @@
 #    neighbour moves both alike). Normal clients must keep at least half of the
 #    baseline's req/s.
 # 2. The server is restarted with --max-connections 256 and 2,000 connections arrive
-#    at once, each sending GET /healthz: the ones past the cap must be closed cleanly
-#    (no answer, no hang), and the server must answer /healthz afterwards.
+#    at once, each sending GET /healthz and then holding its idle connection: each new
+#    one past 90 % of the cap closes an idle one, and only when none is idle is one
+#    answered 503; every connection gets 200 or 503 (no other answer, no hang), and
+#    the server answers /healthz afterwards.
+#
+# Every client here connects from 127.0.0.1 and stands for many clients, so both
+# servers run with --max-connections-per-client 0: the per-client cap (256) would
+# otherwise refuse most of them with 429 (that cap has tests of its own).
 #
 # CPUs are pinned as scripts/bench.sh pins them: the server on CPU 0, wrk and the
 # misbehaving clients on CPU 1, so the clients never take the server's core.
@@ -31,7 +37,7 @@ ratio() { python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2
 at_least_half() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 0.5 * float(sys.argv[2]) else 1)" "$1" "$2"; }
 fail=0
 
-start_server test
+start_server test --max-connections-per-client 0
 curl -sf "$BASE_URL/healthz" >/dev/null
 baseline=$(reqs)
 baseline_loris=$baseline
@@ -58,20 +64,20 @@ echo "slow readers (100 connections): $under_slowread req/s, ratio $(ratio "$und
 at_least_half "$under_slowread" "$baseline" || { echo "FAIL: below half the baseline under slow readers"; fail=1; }
 stop_server
 
-start_server test --max-connections 256
+start_server test --max-connections 256 --max-connections-per-client 0
 clients --port "$PORT" flood --connections 2000 --hold 3 > "$WORK_DIR/flood.json"
 echo "flood (2,000 connections at once, cap 256): $(cat "$WORK_DIR/flood.json")"
 python3 - "$WORK_DIR/flood.json" <<'PY' || fail=1
 import json, sys
 result = json.load(open(sys.argv[1]))
-problems = [key for key in ("other_status", "refused") if result[key]]
-if result["ok"] < 256 or result["closed_without_answer"] + result["reset"] == 0 or problems:
+problems = [key for key in ("other_status", "refused", "closed_without_answer", "reset") if result[key]]
+if result["ok"] < 256 or problems:
     print(f"FAIL: flood outcome {result}")
     sys.exit(1)
 PY
 status=$(curl -s -o /dev/null -w '%{http_code}' "$BASE_URL/healthz")
 echo "after the flood: GET /healthz → $status; server alive: $(kill -0 "$SERVER_PID" && echo yes)"
 [[ "$status" == 200 ]] || { echo "FAIL: the server does not answer after the flood"; fail=1; }
-flood_summary=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(r["ok"], "served,", r["closed_without_answer"] + r["reset"], "closed past the cap")' "$WORK_DIR/flood.json")
+flood_summary=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(r["ok"], "served,", r["unavailable"], "answered 503")' "$WORK_DIR/flood.json")
 echo "summary: slowloris $(ratio "$under_loris" "$baseline_loris"), slow readers $(ratio "$under_slowread" "$baseline") of the unloaded req/s (goal >= 0.50 each); flood: $flood_summary, /healthz after it $status; $([[ $fail == 0 ]] && echo PASS || echo FAIL)"
 exit "$fail"

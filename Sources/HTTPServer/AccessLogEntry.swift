@@ -6,4 +6,6 @@ struct AccessLogEntry {
     var requestID: String
     /// Monotonic nanoseconds when the request's head was parsed.
     var startedAt: UInt64
+    /// The client address (`HTTPRequest.remoteAddress`), or the peer's when no request was read.
+    var remote: String
 }

@@ -10,7 +10,13 @@ final class Connection {
     let socket: FileDescriptor
     /// Distinguishes this connection from a later one that reuses the descriptor number.
     let id: UInt64
-    let remoteAddress: String
+    /// The TCP peer, as accepted.
+    let peer: IPAddress
+    /// The peer's address in text, for log lines.
+    let peerAddress: String
+    /// The connection is counted against its peer's `maxConnectionsPerClient`, and
+    /// released from that count when it closes.
+    let countedForClient: Bool
     /// The loop that owns this connection and calls every method of it, so the loop is
     /// alive whenever the connection runs: `unowned(unsafe)` spares the reference count
     /// that a checked `unowned` read costs, several times per request.
@@ -30,17 +36,23 @@ final class Connection {
     private static let epollIn = EPOLLIN.rawValue
     private static let epollOut = EPOLLOUT.rawValue
 
-    init(socket: FileDescriptor, id: UInt64, remoteAddress: String, loop: EventLoop, acceptedAt now: UInt64) {
-        self.socket = socket
+    init(_ admitted: AcceptedConnection, id: UInt64, loop: EventLoop, acceptedAt now: UInt64) {
+        socket = admitted.socket
         self.id = id
-        self.remoteAddress = remoteAddress
+        peer = admitted.peer
+        peerAddress = admitted.peerAddress
+        countedForClient = admitted.countedForClient
         self.loop = loop
         machine = ConnectionStateMachine(
-            settings: loop.context.connectionSettings, remoteAddress: remoteAddress, acceptedAt: now,
+            settings: loop.context.connectionSettings, peerAddress: admitted.peerAddress,
+            peerIsTrustedProxy: admitted.isTrustedProxy, acceptedAt: now,
             makeRequestID: { [unowned(unsafe) loop] in loop.requestIDs.next() })
     }
 
     var deadline: UInt64 { machine.deadline }
+
+    /// Idle between requests (`ConnectionStateMachine.isIdle`).
+    var isIdle: Bool { machine.isIdle }
 
     // MARK: Events
 
@@ -111,7 +123,7 @@ final class Connection {
                 if !encoded.body.isEmpty { outbound.append(encoded.body) }
                 loop.context.accessLog.record(
                     method: log.method, path: log.path, status: encoded.status,
-                    bytes: encoded.body.count, startedAt: log.startedAt, requestID: log.requestID, remote: remoteAddress)
+                    bytes: encoded.body.count, startedAt: log.startedAt, requestID: log.requestID, remote: log.remote)
                 if loop.holdsResponse(of: self) { return }
                 action = flush()
             case .handle(let request, let routed):

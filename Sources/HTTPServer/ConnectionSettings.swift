@@ -1,5 +1,5 @@
 /// What every connection's state machine reads and never changes: the routes, the
-/// parse limits and the timeouts, in nanoseconds of the monotonic clock.
+/// parse limits, the trusted proxies and the timeouts, in nanoseconds of the monotonic clock.
 final class ConnectionSettings: Sendable {
     let router: Router
     let limits: ParseLimits
@@ -13,6 +13,8 @@ final class ConnectionSettings: Sendable {
     let minimumSendRate: UInt64
     /// The lingering close after a closing response.
     let lingerTimeout: UInt64 = 1_000_000_000
+    /// Whose `X-Forwarded-For` names the client, on connections from one of them.
+    let trustedProxies: TrustedProxies
 
     init(configuration: HTTPServerConfiguration, router: Router) {
         self.router = router
@@ -21,5 +23,6 @@ final class ConnectionSettings: Sendable {
         self.idleTimeout = configuration.idleTimeout.nanoseconds
         self.sendTimeout = configuration.sendTimeout.nanoseconds
         self.minimumSendRate = UInt64(max(configuration.minimumSendRate, 0))
+        self.trustedProxies = configuration.trustedProxies
     }
 }

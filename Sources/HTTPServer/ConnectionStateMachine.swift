@@ -27,6 +27,8 @@ struct ConnectionStateMachine {
         var requestID: String
         var startedAt: UInt64
         var match: Router.Match
+        /// `HTTPRequest.remoteAddress`: the peer, or the client a trusted proxy forwarded for.
+        var clientAddress: String
     }
 
     /// Which timeout `deadline` stands for.
@@ -46,7 +48,12 @@ struct ConnectionStateMachine {
     }
 
     private let settings: ConnectionSettings
-    private let remoteAddress: String
+    /// The TCP peer's address, in `IPAddress`'s spelling.
+    private let peerAddress: String
+    /// The peer is a trusted proxy: each request's client address is read from its
+    /// `X-Forwarded-For`. Decided once per connection, so a request from any other peer
+    /// pays one branch for it.
+    private let peerIsTrustedProxy: Bool
     /// Request ids for requests that bring no acceptable `X-Request-ID`.
     private let makeRequestID: () -> String
 
@@ -73,10 +80,15 @@ struct ConnectionStateMachine {
     private(set) var deadline: UInt64 = .max
     private(set) var deadlineKind = DeadlineKind.request
 
-    /// A connection accepted at `now`: the first request's head must arrive within the request timeout.
-    init(settings: ConnectionSettings, remoteAddress: String, acceptedAt now: UInt64, makeRequestID: @escaping () -> String) {
+    /// A connection accepted at `now` from `peerAddress`: the first request's head must
+    /// arrive within the request timeout.
+    init(
+        settings: ConnectionSettings, peerAddress: String, peerIsTrustedProxy: Bool = false, acceptedAt now: UInt64,
+        makeRequestID: @escaping () -> String
+    ) {
         self.settings = settings
-        self.remoteAddress = remoteAddress
+        self.peerAddress = peerAddress
+        self.peerIsTrustedProxy = peerIsTrustedProxy
         self.makeRequestID = makeRequestID
         setDeadline(.request, now: now)
     }
@@ -84,6 +96,15 @@ struct ConnectionStateMachine {
     var isClosed: Bool {
         if case .closed = state { return true }
         return false
+    }
+
+    /// Idle between requests: a keep-alive connection that has written its last response
+    /// and holds no byte of a next request. Closing it loses nothing (RFC 9112 §9.6), so
+    /// it is what the server closes first to make room. Its `deadline` is then the idle
+    /// timeout after its last response: the earliest deadline is the longest idle.
+    var isIdle: Bool {
+        guard case .readingHead = state, deadlineKind == .idle else { return false }
+        return !writing && !closeAfterWrite && !shuttingDown && inboundStart == inbound.count
     }
 
     // MARK: Events
@@ -225,8 +246,12 @@ struct ConnectionStateMachine {
     private mutating func begin(_ head: RequestHead, now: UInt64) -> ConnectionAction? {
         let sentID = head.headers["X-Request-ID"]
         let requestID = sentID.flatMap { RequestID.isAcceptable($0) ? $0 : nil } ?? makeRequestID()
+        let clientAddress =
+            peerIsTrustedProxy
+            ? settings.trustedProxies.clientAddress(forwardedBy: peerAddress, headers: head.headers) : peerAddress
         let exchange = Exchange(
-            head: head, requestID: requestID, startedAt: now, match: settings.router.match(head.method, path: head.path))
+            head: head, requestID: requestID, startedAt: now, match: settings.router.match(head.method, path: head.path),
+            clientAddress: clientAddress)
         body.removeAll(keepingCapacity: true)
         switch head.framing {
         case .none:
@@ -289,7 +314,7 @@ struct ConnectionStateMachine {
         var pathParameters: [String: String] = [:]
         if case .found(_, let parameters, _) = exchange.match { pathParameters = parameters }
         let request = HTTPRequest(
-            head: exchange.head, body: body, pathParameters: pathParameters, remoteAddress: remoteAddress,
+            head: exchange.head, body: body, pathParameters: pathParameters, remoteAddress: exchange.clientAddress,
             requestID: exchange.requestID)
         body = []
         let match = exchange.match
@@ -312,7 +337,9 @@ struct ConnectionStateMachine {
             return respond(response, to: exchange, now: now)
         }
         return respond(
-            response, to: Exchange(head: Self.unreadHead, requestID: makeRequestID(), startedAt: now, match: .notFound),
+            response,
+            to: Exchange(
+                head: Self.unreadHead, requestID: makeRequestID(), startedAt: now, match: .notFound, clientAddress: peerAddress),
             logPath: "-", logMethod: HTTPMethod(rawValue: "-"), now: now)
     }
 
@@ -340,7 +367,7 @@ struct ConnectionStateMachine {
             response, context,
             log: AccessLogEntry(
                 method: logMethod ?? head.method, path: logPath ?? head.path, requestID: exchange.requestID,
-                startedAt: exchange.startedAt))
+                startedAt: exchange.startedAt, remote: exchange.clientAddress))
     }
 
     private mutating func close() -> ConnectionAction {

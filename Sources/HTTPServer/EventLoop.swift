@@ -14,11 +14,13 @@ import Synchronization
 /// when the kernel has work. Workers hand results back through an `eventfd`.
 ///
 /// Every loop registers the shared listening socket with `EPOLLEXCLUSIVE`, so the kernel
-/// wakes one loop per incoming connection and the accepted socket stays on that loop.
+/// wakes one loop per incoming connection and the accepted socket stays on that loop
+/// (unless, near `maxConnections`, that loop has no idle connection to close: `place`).
 ///
 /// `@unchecked Sendable`: only `tasks` (a `Mutex`) and the `eventfd` write in `execute`
-/// are used from other threads; every other property is touched only on the loop's own
-/// thread, inside `run()` and the tasks it drains.
+/// are used from other threads; `nextLoop` and `loopCount` are set before any loop's
+/// thread starts; every other property is touched only on the loop's own thread, inside
+/// `run()` and the tasks it drains.
 final class EventLoop: @unchecked Sendable {
     let context: ServerContext
     private let epoll: FileDescriptor
@@ -56,6 +58,14 @@ final class EventLoop: @unchecked Sendable {
     static let heldResponseLimit = 16
 
     static let acceptPause: UInt64 = 100_000_000
+
+    /// The server's next loop, in a ring of all of them: where a loop that must make room
+    /// and has no idle connection to close hands a new connection. Set once, before the
+    /// loops run; weak, as the ring is a cycle.
+    weak var nextLoop: EventLoop?
+    /// How many loops the ring has: a new connection is handed on at most one fewer
+    /// times. Set with `nextLoop`.
+    var loopCount = 1
 
     init(context: ServerContext) throws(HTTPServerError) {
         self.context = context
@@ -193,6 +203,7 @@ final class EventLoop: @unchecked Sendable {
         connections.removeValue(forKey: connection.socket.rawValue)
         deadlines.remove(descriptor: connection.socket.rawValue)
         context.openConnections.subtract(1, ordering: .relaxed)
+        if connection.countedForClient { context.clientConnections.release(connection.peer) }
         if shuttingDown && connections.isEmpty { running = false }
     }
 
@@ -224,8 +235,8 @@ final class EventLoop: @unchecked Sendable {
 
     private func acceptConnections() {
         for _ in 0..<64 {
-            var address = sockaddr_in()
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
             let result: IOResult<Int32>
             do {
                 result = try withUnsafeMutablePointer(to: &address) { pointer throws(HTTPServerError) in
@@ -246,7 +257,7 @@ final class EventLoop: @unchecked Sendable {
             }
             switch result {
             case .done(let descriptor):
-                adopt(FileDescriptor(descriptor), address: address)
+                admit(FileDescriptor(descriptor), address: address)
             case .wouldBlock:
                 return
             }
@@ -260,14 +271,61 @@ final class EventLoop: @unchecked Sendable {
         acceptResumesAt = MonotonicClock.now() + Self.acceptPause
     }
 
-    private func adopt(_ socket: FileDescriptor, address: sockaddr_in) {
-        let open = context.openConnections.add(1, ordering: .relaxed).newValue
-        guard open <= context.configuration.maxConnections, !shuttingDown else {
-            context.openConnections.subtract(1, ordering: .relaxed)
+    // MARK: Admission
+
+    /// Decides, before a byte is read, whether a new connection stays: first its peer's
+    /// count of open connections (not kept for a trusted proxy, whose connections carry
+    /// many clients), then room among all connections (`place`).
+    private func admit(_ socket: FileDescriptor, address: sockaddr_storage) {
+        guard !shuttingDown, let peer = IPAddress(address) else {
             socket.close()
             return
         }
-        let descriptor = socket.rawValue
+        let configuration = context.configuration
+        let isTrustedProxy = !configuration.trustedProxies.isEmpty && configuration.trustedProxies.contains(peer)
+        let perClient = configuration.maxConnectionsPerClient
+        let counted = perClient > 0 && !isTrustedProxy
+        let peerAddress = peer.description
+        if counted, !context.clientConnections.admit(peer, limit: perClient) {
+            refuse(socket, ConnectionRefusal.tooManyFromClient(limit: perClient), rule: .connectionsPerClient, client: peerAddress)
+            return
+        }
+        context.openConnections.add(1, ordering: .relaxed)
+        place(
+            AcceptedConnection(
+                socket: socket, peer: peer, peerAddress: peerAddress, isTrustedProxy: isTrustedProxy, countedForClient: counted),
+            handOvers: loopCount - 1)
+    }
+
+    /// Adopts an admitted connection, counted in `openConnections`. From 90 % of
+    /// `maxConnections` on, each new connection first makes room: this loop closes its
+    /// connection idle longest, or, having none idle, hands the new connection to the next
+    /// loop (`handOvers` more times), as each loop closes only its own connections (as
+    /// each nginx worker drains its own keep-alive connections). Past `maxConnections`, a
+    /// connection that went round every loop without finding an idle one is answered `503`.
+    func place(_ accepted: AcceptedConnection, handOvers: Int) {
+        guard !shuttingDown else {
+            release(accepted)
+            accepted.socket.close()
+            return
+        }
+        let open = context.openConnections.load(ordering: .relaxed)
+        if open >= context.evictionThreshold, !closeLongestIdle() {
+            if handOvers > 0, let next = nextLoop {
+                next.execute { next.place(accepted, handOvers: handOvers - 1) }
+                return
+            }
+            if open > context.configuration.maxConnections {
+                release(accepted)
+                refuse(accepted.socket, ConnectionRefusal.serverFull, rule: .connectionsFull, client: accepted.peerAddress)
+                return
+            }
+        }
+        adopt(accepted)
+    }
+
+    private func adopt(_ accepted: AcceptedConnection) {
+        let descriptor = accepted.socket.rawValue
         do throws(HTTPServerError) {
             // Responses go out in one write each; Nagle would only delay them.
             var enable: Int32 = 1
@@ -276,16 +334,42 @@ final class EventLoop: @unchecked Sendable {
             }
             try control(EPOLL_CTL_ADD, descriptor, events: EPOLLIN.rawValue)
         } catch {
-            context.openConnections.subtract(1, ordering: .relaxed)
-            socket.close()
+            release(accepted)
+            accepted.socket.close()
             return
         }
         nextConnectionID &+= 1
-        let connection = Connection(
-            socket: socket, id: nextConnectionID, remoteAddress: Self.describe(address), loop: self,
-            acceptedAt: MonotonicClock.now())
+        let connection = Connection(accepted, id: nextConnectionID, loop: self, acceptedAt: MonotonicClock.now())
         connections[descriptor] = connection
         schedule(connection)
+    }
+
+    /// Undoes the counting of a connection that is not adopted.
+    private func release(_ accepted: AcceptedConnection) {
+        context.openConnections.subtract(1, ordering: .relaxed)
+        if accepted.countedForClient { context.clientConnections.release(accepted.peer) }
+    }
+
+    /// Closes this loop's connection idle longest (the earliest idle deadline, as every
+    /// idle deadline is the idle timeout after the last response); false when none is
+    /// idle. A scan of the loop's connections, made only from 90 % of `maxConnections` on.
+    private func closeLongestIdle() -> Bool {
+        var longest: Connection?
+        for connection in connections.values where connection.isIdle {
+            if let current = longest, current.deadline <= connection.deadline { continue }
+            longest = connection
+        }
+        guard let longest else { return false }
+        context.refusals.record(.idleEvicted, client: longest.peerAddress)
+        longest.close()
+        return true
+    }
+
+    private func refuse(_ socket: FileDescriptor, _ error: HTTPError, rule: RefusalRule, client: String) {
+        context.refusals.record(rule, client: client)
+        ConnectionRefusal.answer(
+            socket, with: error, requestID: requestIDs.next(), serverName: context.configuration.serverName,
+            date: dateCache.current(), scratch: readBuffer)
     }
 
     private func sweep(now: UInt64) {
@@ -315,12 +399,5 @@ final class EventLoop: @unchecked Sendable {
     private func control(_ operation: Int32, _ descriptor: Int32, events: UInt32) throws(HTTPServerError) {
         var event = epoll_event(events: events, data: epoll_data_t(fd: descriptor))
         _ = try systemCallValue("epoll_ctl") { epoll_ctl(epoll.rawValue, operation, descriptor, &event) }
-    }
-
-    private static func describe(_ address: sockaddr_in) -> String {
-        var address = address
-        var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-        guard inet_ntop(AF_INET, &address.sin_addr, &text, socklen_t(text.count)) != nil else { return "" }
-        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -14,7 +14,10 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// Values of the route's `{name}` segments, filled in by the router.
     public var pathParameters: [String: String]
-    /// The peer's address, e.g. "127.0.0.1"; used for per-client throttling.
+    /// The client's address, e.g. "192.0.2.1" or "2001:db8::1", in `IPAddress`'s one
+    /// spelling: the TCP peer's, or, when the peer is a trusted proxy, the one its
+    /// `X-Forwarded-For` names (`TrustedProxies`). What every per-client rule keys on,
+    /// and the access log's `remote`.
     public var remoteAddress: String
     /// The `X-Request-ID` sent by the client, or one generated for this request.
     public var requestID: String

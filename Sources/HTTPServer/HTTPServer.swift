@@ -108,12 +108,14 @@ public final class HTTPServer: Sendable {
             configuration: configuration, router: router, logger: logger, refusals: refusals, workers: workers,
             listenSocket: listenSocket)
         let loopCount = Self.usableCPUCount()
-        var loops: [EventLoop] = []
+        let loops = try (0..<loopCount).map { _ throws(HTTPServerError) in try EventLoop(context: context) }
+        for (index, loop) in loops.enumerated() {
+            loop.nextLoop = loops[(index + 1) % loopCount]
+            loop.loopCount = loopCount
+        }
         var threads: [NativeThread] = []
         let finished = DispatchGroup()
-        for _ in 0..<loopCount {
-            let loop = try EventLoop(context: context)
-            loops.append(loop)
+        for loop in loops {
             finished.enter()
             let logger = self.logger
             let thread = try HTTPServerError.rethrowing { () throws(SystemCallError) in

@@ -4,8 +4,16 @@ public struct HTTPServerConfiguration: Sendable {
     public var host = "0.0.0.0"
     /// 0 asks the kernel for an ephemeral port; read it back from `HTTPServer.port`.
     public var port = 8080
-    /// Connections beyond this are accepted and closed at once, so the backlog drains.
+    /// Open connections at most. From 90 % of this on, a new connection makes room by
+    /// closing the connection idle longest between requests; when none is idle, one more
+    /// is answered `503` and closed at once, so the backlog drains.
     public var maxConnections = 4096
+    /// Open connections of one client address (the TCP peer's, connections from a trusted
+    /// proxy not counted) at most; one more is answered `429` and closed at once. 0: no limit.
+    public var maxConnectionsPerClient = 256
+    /// The proxies whose `X-Forwarded-For` names the client address (`HTTPRequest.remoteAddress`);
+    /// none by default, and then the TCP peer is the client.
+    public var trustedProxies = TrustedProxies()
     /// Threads that run `RouteHandler.blocking` handlers.
     public var workerThreads = 8
     /// Until a request's head (and body) is read, then 408 and close: from the accept for

@@ -29,6 +29,8 @@ public final class InMemoryConnection {
     /// The server shut its write side after a closing response and now discards what it reads.
     public private(set) var isLingering = false
 
+    /// - Parameter remoteAddress: the TCP peer's address; when `configuration.trustedProxies`
+    ///   holds it, each request's client address comes from its `X-Forwarded-For`, as on a socket.
     public init(
         router: Router, configuration: HTTPServerConfiguration = HTTPServerConfiguration(), remoteAddress: String = "127.0.0.1",
         logger: Logger = Logger(label: "in-memory-connection", factory: { _ in SwiftLogNoOpLogHandler() }),
@@ -36,9 +38,10 @@ public final class InMemoryConnection {
     ) {
         self.sendBufferBytes = sendBufferBytes
         var requestIDs = RequestIDGenerator()
+        let peerIsTrustedProxy = IPAddress(remoteAddress).map { configuration.trustedProxies.contains($0) } ?? false
         machine = ConnectionStateMachine(
-            settings: ConnectionSettings(configuration: configuration, router: router), remoteAddress: remoteAddress,
-            acceptedAt: 0, makeRequestID: { requestIDs.next() })
+            settings: ConnectionSettings(configuration: configuration, router: router), peerAddress: remoteAddress,
+            peerIsTrustedProxy: peerIsTrustedProxy, acceptedAt: 0, makeRequestID: { requestIDs.next() })
         self.logger = logger
         serverName = configuration.serverName
     }

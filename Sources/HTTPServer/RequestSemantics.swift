@@ -20,6 +20,7 @@ enum RequestSemantics {
         var connectionClose = false
         var connectionKeepAlive = false
         var expectsContinue = false
+        var authorizationCount = 0
         for (name, value) in headers {
             if name.caseInsensitiveEquals("host") {
                 hostCount += 1
@@ -36,7 +37,14 @@ enum RequestSemantics {
                 }
             } else if name.caseInsensitiveEquals("expect") {
                 expectsContinue = value.caseInsensitiveEquals("100-continue")
+            } else if name.caseInsensitiveEquals("authorization") {
+                authorizationCount += 1
             }
+        }
+        // Authorization is a singleton field (RFC 9110 §11.6.2 allows no list): of two, a
+        // server and a proxy in front of it might each believe a different one.
+        if authorizationCount > 1 {
+            return .failure(Failure(status: .badRequest, reason: "more than one Authorization header"))
         }
         if version == .http1_1, hostCount != 1 {
             return .failure(Failure(status: .badRequest, reason: "an HTTP/1.1 request needs exactly one Host header, it has \(hostCount)"))

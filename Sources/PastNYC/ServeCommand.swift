@@ -40,7 +40,11 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Lowest level logged to stderr: trace, debug, info, notice, warning, error, critical.")
     var logLevel = Logger.Level.info
 
-    @Option(help: "Open connections at most; one more is accepted and closed at once (the file descriptor limit must allow them).")
+    @Option(
+        help: """
+            Open connections at most (the file descriptor limit must allow them). From 90 % of it on, a new \
+            connection closes the one idle longest; when none is idle, one more is answered 503 and closed.
+            """)
     var maxConnections = HTTPServerConfiguration().maxConnections
 
     @Option(help: "GET /sync?wait= requests one user may have held at once; one more is refused with 429. 0 lifts the limit.")
@@ -67,6 +71,19 @@ struct ServeCommand: ParsableCommand {
     /// One less than the hashes the hasher admits at once: one address's share then
     /// always leaves room for another address.
     static let maxHashesPerClient = PasswordHasher.defaultConcurrentHashes + PasswordHasher.defaultQueuedHashes - 1
+    @Option(
+        help: """
+            Open connections of one client address at most (a trusted proxy's are not counted); one more is \
+            answered 429 and closed. 0: no limit.
+            """)
+    var maxConnectionsPerClient = HTTPServerConfiguration().maxConnectionsPerClient
+
+    @Option(
+        help: """
+            An address or CIDR block (127.0.0.1, 10.0.0.0/8, ::1, fd00::/8) of a proxy whose X-Forwarded-For \
+            names the client; repeatable. Default: none, the TCP peer is the client.
+            """)
+    var trustedProxy: [String] = []
 
     func validate() throws {
         _ = try resolvedPort()
@@ -103,6 +120,10 @@ struct ServeCommand: ParsableCommand {
         guard registrationsPerHour >= 0 else {
             throw ValidationError("--registrations-per-hour must be 0 (no limit) or more, got \(registrationsPerHour)")
         }
+        guard maxConnectionsPerClient >= 0 else {
+            throw ValidationError("--max-connections-per-client must be 0 (no limit) or more, got \(maxConnectionsPerClient)")
+        }
+        _ = try trustedProxies()
     }
 
     /// A tile URL template as Leaflet takes it: absolute http(s), with the tile's zoom and column and row.
@@ -121,6 +142,18 @@ struct ServeCommand: ParsableCommand {
                 || (!label.isEmpty && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ":") })
         }
         return plain
+    }
+
+    /// The `--trusted-proxy` blocks; a value that is not an address or CIDR block is refused.
+    func trustedProxies() throws -> TrustedProxies {
+        TrustedProxies(
+            try trustedProxy.map { text in
+                guard let range = IPAddressRange(text) else {
+                    throw ValidationError(
+                        "--trusted-proxy must be an IPv4 or IPv6 address or CIDR block (10.0.0.0/8, fd00::/8), got '\(text)'")
+                }
+                return range
+            })
     }
 
     /// `--port`, else the `PORT` environment variable, else the default; a value that is
@@ -146,6 +179,8 @@ struct ServeCommand: ParsableCommand {
         configuration.server.host = host
         configuration.server.port = try resolvedPort()
         configuration.server.maxConnections = maxConnections
+        configuration.server.maxConnectionsPerClient = maxConnectionsPerClient
+        configuration.server.trustedProxies = try trustedProxies()
         configuration.dataDirectory = storage.dataDir
         configuration.sourceDirectory = storage.resolvedSourceDir
         configuration.databaseURL = storage.resolvedDatabaseURL

@@ -102,34 +102,50 @@ public final class RawHTTPClient {
     private var buffer: [UInt8] = []
     private var closedByPeer = false
 
-    /// Connects to 127.0.0.1:`port`; reads give up after `timeout`.
-    public convenience init(port: Int, timeout: Duration = .seconds(5)) throws {
+    /// Connects to 127.0.0.1:`port` from `localAddress`, an IPv4 address of this host
+    /// (any of 127.0.0.0/8 is one, so 127.0.0.2 and 127.0.0.3 are two more clients to the
+    /// server), or from 127.0.0.1 when nil; reads give up after `timeout`.
+    public convenience init(port: Int, from localAddress: String? = nil, timeout: Duration = .seconds(5)) throws {
         // Close-on-exec: a server process another test spawns must not inherit this connection.
         let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw ClientError.systemCall("socket", errno: errno) }
-        try self.init(socket: FileDescriptor(descriptor), port: port, timeout: timeout)
+        try self.init(socket: FileDescriptor(descriptor), port: port, from: localAddress, timeout: timeout)
     }
 
-    /// Connects `socket` (owning it from now on). Every stored property is set before
-    /// anything can throw, so `deinit` runs on failure too and alone closes the socket:
-    /// `init` must not (it once did, and `deinit` closed the number a second time).
-    init(socket: FileDescriptor, port: Int, timeout: Duration) throws {
+    /// Connects `socket` (owning it from now on), bound first to `localAddress` when
+    /// given. Every stored property is set before anything can throw, so `deinit` runs on
+    /// failure too and alone closes the socket: `init` must not (it once did, and `deinit`
+    /// closed the number a second time).
+    init(socket: FileDescriptor, port: Int, from localAddress: String? = nil, timeout: Duration) throws {
         self.socket = socket
         let descriptor = socket.rawValue
         let (seconds, attoseconds) = timeout.components
         var interval = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        if let localAddress {
+            // Bound before connecting, so the connection leaves from this address (port 0: any free one).
+            var local = try Self.address(localAddress, port: 0)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { throw ClientError.systemCall("bind", errno: errno) }
+        }
+        var address = try Self.address("127.0.0.1", port: port)
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         guard result == 0 else { throw ClientError.systemCall("connect", errno: errno) }
+    }
+
+    private static func address(_ text: String, port: Int) throws -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        guard inet_pton(AF_INET, text, &address.sin_addr) == 1 else { throw ClientError.systemCall("inet_pton(\(text))", errno: EINVAL) }
+        return address
     }
 
     deinit {

@@ -54,4 +54,23 @@ import TestSupport
         #expect(!everything.contains("secret"))
         #expect(!everything.contains("hunter2"))
     }
+
+    /// Behind a trusted proxy the log's `remote` is the client it forwarded for.
+    @Test func remoteIsTheForwardedClientBehindATrustedProxy() throws {
+        let records = Records()
+        var configuration = HTTPServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.trustedProxies = TrustedProxies([IPAddressRange("127.0.0.1")!])
+        let server = HTTPServer(
+            configuration: configuration, router: TestServer.router(signals: TestServer.Signals()),
+            logger: Logger(label: "test", factory: { _ in CapturingHandler(records: records) }))
+        try server.start()
+        defer { server.shutdown() }
+        let client = try RawHTTPClient(port: server.port)
+        #expect(try client.request("GET", "/hello", headers: [("X-Forwarded-For", "::ffff:198.51.100.4")]).status == 200)
+        let lines = records.entries.withLock { $0.filter { $0.message == "request" } }
+        try #require(lines.count == 1)
+        #expect(lines[0].metadata["remote"] == "198.51.100.4")
+    }
 }

@@ -11,7 +11,7 @@ import Testing
 
     static func machine() -> ConnectionStateMachine {
         var counter = 0
-        return ConnectionStateMachine(settings: settings, remoteAddress: "192.0.2.1", acceptedAt: 0) {
+        return ConnectionStateMachine(settings: settings, peerAddress: "192.0.2.1", acceptedAt: 0) {
             counter += 1
             return "id-\(counter)"
         }
@@ -36,6 +36,34 @@ import Testing
         }
         #expect(context.closing == close)
         #expect(log.requestID == "id-1")
+    }
+
+    /// Idle (what the server closes first to make room) only between requests: not before
+    /// the first, not while one is read, answered or written, not after a closing response.
+    /// Its deadline is the idle timeout after the last response, so the earliest is the
+    /// longest idle.
+    @Test func idleOnlyBetweenRequests() {
+        var machine = Self.machine()
+        #expect(!machine.isIdle)
+        guard case .handle = Self.receive("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n", into: &machine, at: Self.second) else {
+            Issue.record("the request was not handed to its handler")
+            return
+        }
+        #expect(!machine.isIdle)
+        _ = machine.handlerFinished(.empty(.noContent), now: 2 * Self.second)
+        #expect(!machine.isIdle)
+        _ = machine.writeFinished(written: 100, now: 3 * Self.second)
+        #expect(machine.isIdle)
+        #expect(machine.deadline == 2 * Self.second + Self.settings.idleTimeout)
+        _ = Self.receive("GET /hel", into: &machine, at: 4 * Self.second)
+        #expect(!machine.isIdle)
+        _ = Self.receive("lo HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", into: &machine, at: 5 * Self.second)
+        _ = machine.handlerFinished(.empty(.noContent), now: 5 * Self.second)
+        guard case .linger = machine.writeFinished(written: 100, now: 5 * Self.second) else {
+            Issue.record("a closing response did not linger")
+            return
+        }
+        #expect(!machine.isIdle)
     }
 
     @Test func aStalledWriteClosesOneSendTimeoutAfterItsLastProgress() {

@@ -81,6 +81,8 @@ import Testing
         RefusedInput(name: "Transfer-Encoding with Content-Length", bytes: "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n", status: 400),
         RefusedInput(name: "conflicting Content-Length", bytes: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n", status: 400),
         RefusedInput(name: "identical duplicate Content-Length", bytes: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\n", status: 400),
+        RefusedInput(name: "two Authorization fields", bytes: "GET / HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer a\r\nAuthorization: Bearer b\r\n\r\n", status: 400),
+        RefusedInput(name: "Authorization twice, names in two cases", bytes: "GET / HTTP/1.1\r\nHost: x\r\nauthorization: Bearer a\r\nAUTHORIZATION: Bearer a\r\n\r\n", status: 400),
         RefusedInput(name: "Content-Length list", bytes: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3, 3\r\n\r\n", status: 400),
         RefusedInput(name: "Content-Length with sign", bytes: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: +3\r\n\r\n", status: 400),
         RefusedInput(name: "Content-Length negative", bytes: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", status: 400),

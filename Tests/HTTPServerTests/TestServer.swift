@@ -43,6 +43,9 @@ struct TestServer {
             let text = request.queryItems.map { "\($0.name)=\($0.value)" }.joined(separator: "|")
             return HTTPResponse(headers: HTTPHeaders([("Content-Type", "text/plain")]), body: Array(text.utf8))
         })
+        router.add(.get, "/remote", caching: .unspecified, .immediate { request in
+            HTTPResponse(headers: HTTPHeaders([("Content-Type", "text/plain")]), body: Array(request.remoteAddress.utf8))
+        })
         router.add(.get, "/request-id", caching: .unspecified, .immediate { request in
             HTTPResponse(headers: HTTPHeaders([("Content-Type", "text/plain")]), body: Array(request.requestID.utf8))
         })
@@ -104,7 +107,8 @@ struct TestServer {
         try body(server)
     }
 
-    func client(timeout: Duration = .seconds(5)) throws -> RawHTTPClient {
-        try RawHTTPClient(port: port, timeout: timeout)
+    /// A new connection, from `localAddress` (e.g. 127.0.0.2, another client) when given.
+    func client(from localAddress: String? = nil, timeout: Duration = .seconds(5)) throws -> RawHTTPClient {
+        try RawHTTPClient(port: port, from: localAddress, timeout: timeout)
     }
 }

@@ -143,4 +143,16 @@ import TestSupport
         #expect(status == 64, "\(output)")
         #expect(output.contains(message), "\(output)")
     }
+
+    @Test(arguments: [
+        (["--trusted-proxy", "127.0.0.1", "--trusted-proxy", "nginx"], "--trusted-proxy must be an IPv4 or IPv6 address or CIDR block"),
+        (["--trusted-proxy", "10.0.0.0/33"], "got '10.0.0.0/33'"),
+        (["--max-connections-per-client=-1"], "--max-connections-per-client must be 0 (no limit) or more, got -1"),
+    ])
+    func aConnectionOptionThatIsNotWhatItClaimsIsRefused(_ options: [String], _ message: String) throws {
+        let dataDirectory = try TemporaryDirectory()
+        let (status, output) = try ServerProcess.runToExit(Self.serve(["--data-dir", dataDirectory.path] + options))
+        #expect(status == 64, "\(output)")
+        #expect(output.contains(message), "\(output)")
+    }
 }

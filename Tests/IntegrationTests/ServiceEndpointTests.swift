@@ -13,6 +13,16 @@ import TestSupport
         #expect(response.header("Content-Type") == "application/json; charset=utf-8")
     }
 
+    /// Two `Authorization` headers are refused before routing, on a public endpoint too.
+    @Test func twoAuthorizationHeadersAre400EvenOnHealthz() throws {
+        let app = try TestApplication()
+        let response = try app.connect().request(
+            "GET", "/healthz", headers: [("Authorization", "Bearer a"), ("Authorization", "Bearer a")])
+        #expect(response.status == 400)
+        #expect(response.header("Content-Type") == "application/problem+json")
+        #expect(response.problemDetail.contains("Authorization"))
+    }
+
     @Test func openAPIDocumentIsServedAsIs() throws {
         let app = try TestApplication()
         let response = try app.connect().request("GET", "/openapi.yaml")
