@@ -161,6 +161,23 @@ import TestSupport
         #expect(Self.read(text) == .failure(.loneSurrogate(path: path)))
     }
 
+    /// Names are hashed in normalized form, which sorts each run of combining marks:
+    /// runs of at most 30 (UAX #15 stream-safe text) keep that linear.
+    @Test func aMemberNameWithMoreThan30CombiningMarksInARowIsRefused() throws {
+        let marks = (0..<31).map { $0 % 2 == 0 ? "\u{301}" : "\u{316}" }.joined()
+        #expect(Self.read(#"{"a\#(marks.dropLast())":1}"#).map { _ in true } == .success(true))
+        #expect(Self.read(#"{"a\#(marks)":1}"#) == .failure(.nameNotStreamSafe(path: "")))
+        #expect(Self.read(#"{"home":{"x\#(marks)y":1}}"#) == .failure(.nameNotStreamSafe(path: "home")))
+        // Escaped marks count as well, and the Tibetan vowels that decompose into two marks count twice.
+        let escaped = String(repeating: #"\u0301"#, count: 31)
+        #expect(Self.read(#"[{"a\#(escaped)":1}]"#) == .failure(.nameNotStreamSafe(path: "[0]")))
+        #expect(Self.read("{\"\(String(repeating: "\u{F73}", count: 16))\":1}") == .failure(.nameNotStreamSafe(path: "")))
+        #expect(Self.read("{\"\(String(repeating: "\u{F73}", count: 15))\":1}").map { _ in true } == .success(true))
+        // A starter ends a run; string values are not names and may hold any run.
+        #expect(throws: Never.self) { try Self.read(#"{"\#(marks.dropLast())a\#(marks.dropLast())":1}"#).get() }
+        #expect(throws: Never.self) { try Self.read(#"{"a":"a\#(String(repeating: marks, count: 100))"}"#).get() }
+    }
+
     @Test(arguments: [
         (#"{"home":{"latitude":1e999,"longitude":0}}"#, "home.latitude"),
         (#"{"a":-1e999}"#, "a"),
@@ -235,6 +252,7 @@ import TestSupport
         #expect(detail(.tooDeep).contains("depth") && detail(.tooDeep).contains("32"))
         #expect(detail(.tooManyValues).contains("10000 values"))
         #expect(detail(.repeatedName(path: "home.latitude")).hasPrefix("home.latitude "))
+        #expect(detail(.nameNotStreamSafe(path: "home")) == "a member name of home holds more than 30 combining marks in a row")
         #expect(detail(.numberOutOfRange(path: "points[3].longitude")) == "points[3].longitude is not a valid JSON value (a number too large for a double)")
         #expect(detail(.loneSurrogate(path: "displayName")).hasPrefix("displayName is not a valid JSON value"))
         #expect(detail(.loneSurrogate(path: "")).hasPrefix("the request body is not a valid JSON value"))

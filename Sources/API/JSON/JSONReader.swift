@@ -1,7 +1,7 @@
 /// Reads a request body as JSON text (RFC 8259) in one pass over its bytes, straight
 /// into a `JSONValue`, within the fair-use limits of a body: at most `maxDepth` nested
-/// arrays and objects, at most `maxValues` values, each member name once per object,
-/// UTF-8 without a byte order mark (RFC 8259 §8.1).
+/// arrays and objects, at most `maxValues` values, each member name once per object
+/// and in stream-safe text, UTF-8 without a byte order mark (RFC 8259 §8.1).
 ///
 /// The cost grows linearly with the body whatever its shape. Each byte is read once
 /// (a refused body may be scanned once more, to tell a mis-encoded body from a broken
@@ -9,14 +9,16 @@
 /// by recursion the client steers; the values of the open containers wait on one shared
 /// stack and each moves once, into its array or dictionary, when its container closes;
 /// a repeated name is found by that dictionary's hashing, seeded per process so that a
-/// client cannot choose colliding names. The limits are checked as values are met, so
+/// client cannot choose colliding names, and linear in each name since names are
+/// stream-safe (`isStreamSafe(_:)`). The limits are checked as values are met, so
 /// reading stops at the first container too deep or the first value too many.
 ///
 /// It accepts what `JSONSerialization` (`.fragmentsAllowed`) accepts, to the same
 /// values, except that it refuses a repeated member name (and names that Swift's
 /// `String` compares equal, canonically equivalent ones, which one dictionary could
-/// not hold apart), a byte order mark, and what passes the limits. Strings keep the
-/// code points sent: nothing is normalized.
+/// not hold apart), a byte order mark, a name with more than 30 combining marks in a
+/// row, and what passes the limits. Strings keep the code points sent: nothing is
+/// normalized.
 struct JSONReader {
     /// The most arrays and objects one value may nest, the outermost being level 1.
     static let maxDepth = 32
@@ -127,6 +129,7 @@ struct JSONReader {
         skipWhitespace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw unexpected() }
         let name = try readString(depth: containers.count - 1)
+        guard Self.isStreamSafe(name) else { throw .nameNotStreamSafe(path: path(through: containers.count - 1)) }
         skipWhitespace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw unexpected() }
         position += 1

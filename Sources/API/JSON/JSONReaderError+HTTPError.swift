@@ -21,6 +21,8 @@ extension JSONReaderError {
             "the request body holds more than \(JSONReader.maxValues) values (arrays, objects and the values in them)"
         case .repeatedName(let path):
             "\(path) is given more than once; a member name may appear only once in an object"
+        case .nameNotStreamSafe(let path):
+            "a member name of \(path.isEmpty ? "the request body" : path) holds more than \(JSONReader.maxNonStarters) combining marks in a row"
         case .numberOutOfRange(let path):
             Self.invalid(path, "a number too large for a double")
         case .loneSurrogate(let path):

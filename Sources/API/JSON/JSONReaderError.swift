@@ -13,6 +13,9 @@ enum JSONReaderError: Error, Equatable {
     case tooManyValues
     /// A member name given twice in one object; `path` is that member's.
     case repeatedName(path: String)
+    /// A member name with a run of more than `JSONReader.maxNonStarters` combining marks
+    /// (not Stream-Safe Text, UAX #15 §13); `path` is that of its object.
+    case nameNotStreamSafe(path: String)
     /// A number beyond the range of a `Double`, such as `1e999`.
     case numberOutOfRange(path: String)
     /// A string with a `\u` escape of a lone surrogate (RFC 8259 §8.2): no code point.
