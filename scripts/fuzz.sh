@@ -5,8 +5,9 @@
 #   scripts/fuzz.sh [SECONDS]
 #
 # A target is a folder Fuzz/<name>/ with Harness.swift (the LLVMFuzzerTestOneInput
-# entry), `sources` (the module sources it needs, one path a line) and corpus/ (the
-# seed inputs, kept in the repository). Each is compiled by swiftc as one module with
+# entry), `sources` (the module sources it needs, one path a line), corpus/ (the
+# seed inputs, kept in the repository) and optionally `max_len` (the longest input to
+# try, in bytes; 8192 without it). Each is compiled by swiftc as one module with
 # `-sanitize=fuzzer,address`; imports of our own modules are dropped from the copies,
 # since their sources are compiled into that one module. New inputs the fuzzer finds
 # go to .build/fuzz/<name>/corpus, findings to .build/fuzz/<name>/artifacts, never
@@ -32,16 +33,17 @@ build() {
         grep -Ev "^(@testable )?import ($OWN_MODULES)\$" "$source" > "$copy"
         sources+=("$copy")
     done < "Fuzz/$name/sources"
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld \
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld -package-name past_nyc \
         -module-name "Fuzz$name" "${sources[@]}" "Fuzz/$name/Harness.swift" -o "$dir/fuzzer"
 }
 
 run() {
-    local name=$1 dir=$OUT/$1
+    local name=$1 dir=$OUT/$1 max_len=8192
+    [[ -f "Fuzz/$name/max_len" ]] && max_len=$(<"Fuzz/$name/max_len")
     # -malloc_limit_mb: one allocation past it is a finding (an input that makes us
     # allocate far beyond its size). Leaks are found by LeakSanitizer at exit and per input.
     "$dir/fuzzer" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=256 \
-        -max_len=8192 -detect_leaks=1 -print_final_stats=1 -artifact_prefix="$dir/artifacts/" \
+        -max_len="$max_len" -detect_leaks=1 -print_final_stats=1 -artifact_prefix="$dir/artifacts/" \
         "$dir/corpus" "Fuzz/$name/corpus" > "$dir/log" 2>&1
 }
 

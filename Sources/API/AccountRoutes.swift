@@ -47,6 +47,7 @@ public struct AccountRoutes: Sendable {
 
     private func registerUser(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = try JSONBody(request)
+        try body.rejectUnknownFields(known: ["username", "password"])
         let username = try body.string("username")
         let password = try body.string("password")
         let session = try accounts.register(username: username, password: password, clientAddress: request.remoteAddress)
@@ -55,6 +56,7 @@ public struct AccountRoutes: Sendable {
 
     private func login(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = try JSONBody(request)
+        try body.rejectUnknownFields(known: ["username", "password"])
         let username = try body.string("username")
         let password = try body.string("password")
         let session = try accounts.login(username: username, password: password, clientAddress: request.remoteAddress)
@@ -74,6 +76,7 @@ public struct AccountRoutes: Sendable {
     private func changePassword(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try authenticate(request)
         let body = try JSONBody(request)
+        try body.rejectUnknownFields(known: ["currentPassword", "newPassword"])
         let currentPassword = try body.string("currentPassword")
         let newPassword = try body.string("newPassword")
         try accounts.changePassword(
@@ -83,7 +86,9 @@ public struct AccountRoutes: Sendable {
 
     private func deleteUser(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try authenticate(request)
-        let password = try JSONBody(request).string("password")
+        let body = try JSONBody(request)
+        try body.rejectUnknownFields(known: ["password"])
+        let password = try body.string("password")
         try accounts.deleteUser(user, password: password, clientAddress: request.remoteAddress)
         return .empty(.noContent)
     }
