@@ -42,6 +42,13 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Open connections at most; one more is accepted and closed at once (the file descriptor limit must allow them).")
     var maxConnections = HTTPServerConfiguration().maxConnections
 
+    @Option(
+        help: """
+            Writes (POST, PUT, PATCH, DELETE with a token) one user may make a second on average, in bursts of up \
+            to \(UserWriteLimiter.burstFactor) times as many, counted per instance; 0 lifts the limit.
+            """)
+    var userWriteRate = ApplicationConfiguration().userWriteRate
+
     func validate() throws {
         _ = try resolvedPort()
         try storage.requireSourceFiles(ApplicationConfiguration.sourceFileNames)
@@ -62,6 +69,9 @@ struct ServeCommand: ParsableCommand {
         }
         guard maxConnections >= 1 else {
             throw ValidationError("max-connections must be at least 1, got \(maxConnections)")
+        }
+        guard userWriteRate >= 0 else {
+            throw ValidationError("--user-write-rate must be 0 (no limit) or more, got \(userWriteRate)")
         }
     }
 
@@ -102,6 +112,7 @@ struct ServeCommand: ParsableCommand {
         configuration.webDirectory = webDir
         configuration.mapTiles = mapTiles
         configuration.passwordCost = passwordCost.cost
+        configuration.userWriteRate = userWriteRate
 
         ServingProcess.prepare()
         let application = try Application(configuration: configuration, logger: logger)

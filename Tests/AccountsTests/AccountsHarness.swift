@@ -2,6 +2,7 @@ import API
 import Accounts
 import Foundation
 import HTTPServer
+import Logging
 import TestSupport
 import UserData
 
@@ -87,7 +88,8 @@ final class AccountsHarness {
 
     private static func makeRouter(_ accounts: Accounts, _ photos: FakePhotos) -> Router {
         var router = Router()
-        AccountRoutes(accounts: accounts, photos: photos).register(in: &router)
+        AccountRoutes(accounts: accounts, photos: photos, writeLimiter: nil, refusals: Refusals(logger: Logger(label: "test")))
+            .register(in: &router)
         return router
     }
 }
