@@ -70,10 +70,7 @@ public final class UserWriteLimiter: Sendable {
         let time = now()
         let retryAfter = buckets[Int(UInt64(bitPattern: userID) % UInt64(Self.stripeCount))].state.withLock { stripe in
             if stripe.byUser[userID] == nil, stripe.byUser.count >= stripe.sweepAt {
-                stripe.byUser = stripe.byUser.filter { _, bucket in
-                    var bucket = bucket
-                    return !bucket.isFull(capacity: capacity, now: time)
-                }
+                stripe.byUser = stripe.byUser.filter { _, bucket in !bucket.isFull(capacity: capacity, now: time) }
                 stripe.sweepAt = max(Self.bucketsBeforeSweep, stripe.byUser.count * 2)
             }
             return stripe.byUser[userID, default: WriteBucket(capacity: capacity, now: time)]

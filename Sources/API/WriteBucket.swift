@@ -25,15 +25,19 @@ struct WriteBucket {
     }
 
     /// Whether the bucket holds `capacity` at `now`, so forgetting it changes nothing.
-    mutating func isFull(capacity: UInt64, now: UInt64) -> Bool {
-        refill(capacity: capacity, now: now)
-        return credit == capacity
+    func isFull(capacity: UInt64, now: UInt64) -> Bool {
+        credit + refilled(capacity: capacity, now: now) == capacity
     }
 
     private mutating func refill(capacity: UInt64, now: UInt64) {
+        credit += refilled(capacity: capacity, now: now)
+        updatedAt = max(updatedAt, now)
+    }
+
+    /// The credit the time since `updatedAt` adds, up to a full bucket.
+    private func refilled(capacity: UInt64, now: UInt64) -> UInt64 {
         // A clock read a little earlier on another thread may arrive after a later one.
-        guard now > updatedAt else { return }
-        credit = min(capacity, credit &+ (now - updatedAt))
-        updatedAt = now
+        guard now > updatedAt else { return 0 }
+        return min(capacity - credit, now - updatedAt)
     }
 }

@@ -7,8 +7,9 @@ import UserData
 ///
 /// Every method may block (database I/O, fsync, scrypt): call them off the event loop.
 /// Every write goes through the store's group commit (`UserDataStore.groupWrite`); the
-/// frequent ones (favorites, recents, profile, reset) answer through a completion, so
-/// their callers need not hold a thread while their group commits.
+/// frequent ones (favorites, recents, profile) answer through a completion, so their
+/// callers need not hold a thread while their group commits. The erasures (reset,
+/// account deletion) are several group commits in turn (`UserDataErasure`).
 /// Failures the client caused are `AccountsError`s; the store's own are
 /// `UserDataError`s (`unavailable` when a shared store cannot be reached, else a
 /// server fault).
