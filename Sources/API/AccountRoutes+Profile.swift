@@ -13,13 +13,10 @@ extension AccountRoutes {
     }
 
     /// "Reset": favorites, recents (and every other kind of user data) erased;
-    /// the account, its profile and its tokens stay.
-    func eraseUserData(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
-        accounts.eraseUserData(try authenticate(request)) { outcome in
-            responder.respondMappingAccountsErrors {
-                try outcome.get()
-                return .empty(.noContent)
-            }
-        }
+    /// the account, its profile and its tokens stay. Answers once all is erased, slice
+    /// after slice (`Accounts.eraseUserData`), holding a worker thread meanwhile.
+    func eraseUserData(_ request: HTTPRequest) throws -> HTTPResponse {
+        try accounts.eraseUserData(try authenticate(request))
+        return .empty(.noContent)
     }
 }

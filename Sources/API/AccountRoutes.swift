@@ -8,20 +8,23 @@ import HTTPServer
 /// Every handler runs off the event loop: they touch the user-data store and scrypt.
 /// The frequent writes are `.deferred`: they answer once their group commit is durable,
 /// holding no worker thread while they wait for it. Protected endpoints authenticate
-/// before they look at the body.
+/// before they look at the body; their writes pass the user's write rate first
+/// (`UserWriteLimiter`; nil when `--user-write-rate` is 0).
 public struct AccountRoutes: Sendable {
     let accounts: Accounts
     let photos: any PlacedPhotoProvider
     /// Where the refusals of the accounts' fair-use rules are counted and logged.
+    let writeLimiter: UserWriteLimiter?
     let refusals: Refusals
 
     /// `GET /favorites` page sizes.
     static let favoritesLimit = 1...200
     static let defaultFavoritesLimit = 50
 
-    public init(accounts: Accounts, photos: any PlacedPhotoProvider, refusals: Refusals) {
+    public init(accounts: Accounts, photos: any PlacedPhotoProvider, writeLimiter: UserWriteLimiter?, refusals: Refusals) {
         self.accounts = accounts
         self.photos = photos
+        self.writeLimiter = writeLimiter
         self.refusals = refusals
     }
 
@@ -29,18 +32,18 @@ public struct AccountRoutes: Sendable {
         router.add(.post, "/users", caching: .noStore, handler(registerUser))
         router.add(.post, "/users/login", caching: .noStore, handler(login))
         router.add(.get, "/users/me", caching: .noStore, handler(me))
-        router.add(.post, "/users/logout", caching: .noStore, handler(logout))
-        router.add(.put, "/users/me/password", caching: .noStore, handler(changePassword))
-        router.add(.delete, "/users/me", caching: .noStore, handler(deleteUser))
+        router.add(.post, "/users/logout", caching: .noStore, writeHandler(logout))
+        router.add(.put, "/users/me/password", caching: .noStore, writeHandler(changePassword))
+        router.add(.delete, "/users/me", caching: .noStore, writeHandler(deleteUser))
         router.add(.get, "/favorites", caching: .noStore, handler(listFavorites))
         router.add(.get, "/favorites/{photoID}", caching: .noStore, handler(showFavorite))
-        router.add(.put, "/favorites/{photoID}", caching: .noStore, deferredHandler(saveFavorite))
-        router.add(.delete, "/favorites/{photoID}", caching: .noStore, deferredHandler(removeFavorite))
-        router.add(.patch, "/users/me", caching: .noStore, deferredHandler(updateProfile))
-        router.add(.delete, "/users/me/data", caching: .noStore, deferredHandler(eraseUserData))
+        router.add(.put, "/favorites/{photoID}", caching: .noStore, deferredWriteHandler(saveFavorite))
+        router.add(.delete, "/favorites/{photoID}", caching: .noStore, deferredWriteHandler(removeFavorite))
+        router.add(.patch, "/users/me", caching: .noStore, deferredWriteHandler(updateProfile))
+        router.add(.delete, "/users/me/data", caching: .noStore, writeHandler(eraseUserData))
         router.add(.get, "/recents", caching: .noStore, handler(listRecents))
-        router.add(.put, "/recents/{photoID}", caching: .noStore, deferredHandler(recordView))
-        router.add(.delete, "/recents", caching: .noStore, deferredHandler(clearRecents))
+        router.add(.put, "/recents/{photoID}", caching: .noStore, deferredWriteHandler(recordView))
+        router.add(.delete, "/recents", caching: .noStore, deferredWriteHandler(clearRecents))
     }
 
     // MARK: Users
@@ -84,6 +87,7 @@ public struct AccountRoutes: Sendable {
         return .empty(.noContent)
     }
 
+    /// Answers once the account and all its data are erased (`Accounts.deleteUser`, in slices).
     private func deleteUser(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try authenticate(request)
         let body = try JSONBody(request)
@@ -129,7 +133,10 @@ public struct AccountRoutes: Sendable {
             _ = try accounts.authenticate(token: token)
             throw HTTPError(.notFound, detail: "no photo has the id \(photoID)")
         }
-        accounts.saveFavorite(token: token, photoID: photoID) { [photos] outcome in
+        accounts.saveFavorite(token: token, photoID: photoID) { [photos, refusals] outcome in
+            if case .failure(AccountsError.favoriteLimitReached) = outcome {
+                refusals.record(.favorites, client: request.remoteAddress)
+            }
             responder.respondMappingAccountsErrors {
                 let saved = try outcome.get()
                 return .json(FavoriteJSON.favorite(saved.favorite, photos: photos), status: saved.created ? .created : .ok)
@@ -167,9 +174,20 @@ public struct AccountRoutes: Sendable {
         }
     }
 
-    /// Runs `body` off the event loop; it answers through the responder once its write
-    /// has committed, `AccountsError`s becoming their problems.
-    func deferredHandler(_ body: @escaping @Sendable (HTTPRequest, HTTPResponder) throws -> Void) -> RouteHandler {
-        .accountsDeferred(body)
+    /// A write with a token: `handler`, after the user's write rate admits it.
+    func writeHandler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
+        .accountsBlocking { [writeLimiter] request in
+            try writeLimiter?.admit(request)
+            return try body(request)
+        }
+    }
+
+    /// A write with a token that answers through the responder once it has committed
+    /// (`AccountsError`s becoming their problems), after the user's write rate admits it.
+    func deferredWriteHandler(_ body: @escaping @Sendable (HTTPRequest, HTTPResponder) throws -> Void) -> RouteHandler {
+        .accountsDeferred { [writeLimiter] request, responder in
+            try writeLimiter?.admit(request)
+            try body(request, responder)
+        }
     }
 }

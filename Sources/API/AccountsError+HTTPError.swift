@@ -48,6 +48,9 @@ extension AccountsError {
             return HTTPError(.forbidden, detail: "\(field) is wrong")
         case .favoriteNotFound:
             return HTTPError(.notFound, detail: "this photo is not among your favorites")
+        case .favoriteLimitReached(let maximum):
+            return HTTPError(
+                .conflict, detail: "a user keeps at most \(maximum.groupedByThousands) favorites; remove one first")
         case .invalidCursor:
             return HTTPError(.badRequest, detail: "cursor is not one this server issued")
         case .invalidSyncToken:

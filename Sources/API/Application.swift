@@ -1,5 +1,6 @@
 import Accounts
 import Catalog
+import Dispatch
 import Explore
 import Foundation
 import HTTPServer
@@ -17,6 +18,8 @@ public final class Application: Sendable {
     public let refusals: Refusals
     /// The `GET /sync?wait=` requests held now.
     private let syncWaitRoom: SyncWaitRoom
+    private let accounts: Accounts
+    private let logger: Logger
 
     /// Loads everything the routes need; the server does not listen until `start()`.
     /// - Parameters:
@@ -51,11 +54,18 @@ public final class Application: Sendable {
         SearchRoutes(search: content.search, catalogRoutes: catalogRoutes, dataVersion: catalog.dataVersion).register(in: &router)
         content.clusterRoutes.register(in: &router)
         content.topicRoutes.register(in: &router)
-        AccountRoutes(accounts: accounts, photos: catalogRoutes.placedPhotos, refusals: refusals).register(in: &router)
+        // 0 lifts the limit.
+        let writeLimiter = configuration.userWriteRate > 0
+            ? UserWriteLimiter(rate: configuration.userWriteRate, accounts: accounts, refusals: refusals) : nil
+        AccountRoutes(accounts: accounts, photos: catalogRoutes.placedPhotos, writeLimiter: writeLimiter, refusals: refusals)
+            .register(in: &router)
         TourRoutes(catalog: catalog, json: catalogRoutes.json, accounts: accounts, compute: try ComputePool())
             .register(in: &router)
         let walks = Walks(database: store, catalog: catalog, maximumPoints: configuration.maximumWalkPoints)
-        WalkRoutes(accounts: accounts, walks: walks, photos: catalogRoutes.placedPhotos).register(in: &router)
+        WalkRoutes(
+            accounts: accounts, walks: walks, photos: catalogRoutes.placedPhotos, writeLimiter: writeLimiter,
+            refusals: refusals
+        ).register(in: &router)
         let syncRoutes = SyncRoutes(
             accounts: accounts, walks: walks, photos: catalogRoutes.placedPhotos,
             maximumHeldPerUser: configuration.maxHeldWaitsPerUser, refusals: refusals, logger: logger)
@@ -63,12 +73,24 @@ public final class Application: Sendable {
         syncWaitRoom = syncRoutes.waitRoom
         self.router = router
         self.refusals = refusals
+        self.accounts = accounts
+        self.logger = logger
         server = HTTPServer(configuration: configuration.server, router: router, logger: logger, refusals: refusals)
     }
 
-    /// Starts listening; returns once connections are accepted.
+    /// Starts listening; returns once connections are accepted. Account deletions that
+    /// a crash interrupted are finished meanwhile, in the background (their accounts
+    /// already stopped working when the deletions began).
     public func start() throws {
         try server.start()
+        DispatchQueue.global(qos: .utility).async { [accounts, logger] in
+            do {
+                let finished = try accounts.finishInterruptedDeletions()
+                if finished > 0 { logger.notice("finished interrupted account deletions", metadata: ["accounts": "\(finished)"]) }
+            } catch {
+                logger.error("could not finish the interrupted account deletions", metadata: ["error": "\(error)"])
+            }
+        }
     }
 
     /// How many `GET /sync?wait=` requests are held right now, for tests to wait on.

@@ -36,6 +36,10 @@ public struct ApplicationConfiguration: Sendable {
     public var accountLimits = AccountLimits()
     /// Accepted points per walk (`WalkRules.maximumPoints`); tests lower it to reach the cap quickly.
     public var maximumWalkPoints = WalkRules.maximumPoints
+    /// Writes (POST, PUT, PATCH, DELETE with a token) one user makes a second on average,
+    /// in bursts of up to `UserWriteLimiter.burstFactor` times as many, per instance;
+    /// 0 lifts the limit (`--user-write-rate`).
+    public var userWriteRate = 50
 
     /// The list of common passwords refused as new passwords, in `sourceDirectory`.
     public static let commonPasswordsFileName = "common-passwords.txt"

@@ -12,6 +12,8 @@ extension WalkError {
             HTTPError(.notFound, detail: "photoID is not in this walk's stream")
         case .walkFull(let maximumPoints):
             HTTPError(.conflict, detail: "the walk already holds \(maximumPoints) accepted points; start a new walk")
+        case .walkLimitReached(let maximumWalks):
+            HTTPError(.conflict, detail: "a user keeps at most \(maximumWalks.groupedByThousands) walks; delete one first")
         case .recordedOutOfOrder(let index):
             HTTPError(
                 .badRequest,

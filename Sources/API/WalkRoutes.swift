@@ -7,11 +7,14 @@ import Walks
 ///
 /// Every handler is `.blocking`: they touch SQLite (an fsync per accepted point,
 /// shared by group commit). Each authenticates before it looks at the body; another
-/// user's walk answers 404 like one that does not exist.
+/// user's walk answers 404 like one that does not exist. Writes pass the user's write
+/// rate first (`UserWriteLimiter`; nil when `--user-write-rate` is 0).
 public struct WalkRoutes: Sendable {
     let accounts: Accounts
     let walks: Walks
     let json: WalkJSON
+    let writeLimiter: UserWriteLimiter?
+    let refusals: Refusals
 
     /// `GET /walks/{walkID}` entries per page.
     static let entriesLimit = 1...200
@@ -23,27 +26,38 @@ public struct WalkRoutes: Sendable {
     static let pointShape = #"{"latitude": number, "longitude": number}"#
     static let batchShape = #"{"points": [{"latitude": number, "longitude": number, "recordedAt": RFC 3339 time}]}"#
 
-    public init(accounts: Accounts, walks: Walks, photos: any PlacedPhotoProvider) {
+    public init(
+        accounts: Accounts, walks: Walks, photos: any PlacedPhotoProvider, writeLimiter: UserWriteLimiter?,
+        refusals: Refusals
+    ) {
         self.accounts = accounts
         self.walks = walks
         json = WalkJSON(photos: photos)
+        self.writeLimiter = writeLimiter
+        self.refusals = refusals
     }
 
     public func register(in router: inout Router) {
-        router.add(.post, "/walks", caching: .noStore, handler(startWalk))
+        router.add(.post, "/walks", caching: .noStore, writeHandler(startWalk))
         router.add(.get, "/walks", caching: .noStore, handler(listWalks))
         router.add(.get, "/walks/{walkID}", caching: .noStore, handler(showWalk))
-        router.add(.delete, "/walks/{walkID}", caching: .noStore, handler(deleteWalk))
+        router.add(.delete, "/walks/{walkID}", caching: .noStore, writeHandler(deleteWalk))
         router.add(.get, "/walks/{walkID}/route", caching: .noStore, handler(showRoute))
-        router.add(.post, "/walks/{walkID}/points", caching: .noStore, handler(addPoint))
-        router.add(.post, "/walks/{walkID}/points/batch", caching: .noStore, handler(addPoints))
-        router.add(.delete, "/walks/{walkID}/photos/{photoID}", caching: .noStore, handler(removePhoto))
+        router.add(.post, "/walks/{walkID}/points", caching: .noStore, writeHandler(addPoint))
+        router.add(.post, "/walks/{walkID}/points/batch", caching: .noStore, writeHandler(addPoints))
+        router.add(.delete, "/walks/{walkID}/photos/{photoID}", caching: .noStore, writeHandler(removePhoto))
     }
 
     private func startWalk(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try accounts.authenticate(request)
         try JSONBody.requireEmpty(request)
-        let walk = try walks.start(user)
+        let walk: Walk
+        do {
+            walk = try walks.start(user)
+        } catch WalkError.walkLimitReached(let maximumWalks) {
+            refusals.record(.walks, client: request.remoteAddress)
+            throw WalkError.walkLimitReached(maximumWalks: maximumWalks)
+        }
         var response = HTTPResponse.json(json.walk(walk), status: .created)
         response.headers.add("Location", "/walks/" + walk.walkID)
         return response
@@ -115,6 +129,14 @@ public struct WalkRoutes: Sendable {
         try walks.removePhoto(
             user, walkID: request.pathParameters["walkID"] ?? "", photoID: request.pathParameters["photoID"] ?? "")
         return .empty(.noContent)
+    }
+
+    /// A write with a token: `handler`, after the user's write rate admits it.
+    private func writeHandler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
+        handler { [writeLimiter] request in
+            try writeLimiter?.admit(request)
+            return try body(request)
+        }
     }
 
     /// Runs `body` off the event loop and turns walk and account errors into their problems.

@@ -7,8 +7,9 @@ import UserData
 ///
 /// Every method may block (database I/O, fsync, scrypt): call them off the event loop.
 /// Every write goes through the store's group commit (`UserDataStore.groupWrite`); the
-/// frequent ones (favorites, recents, profile, reset) answer through a completion, so
-/// their callers need not hold a thread while their group commits.
+/// frequent ones (favorites, recents, profile) answer through a completion, so their
+/// callers need not hold a thread while their group commits. The erasures (reset,
+/// account deletion) are several group commits in turn (`UserDataErasure`).
 /// Failures the client caused are `AccountsError`s; the store's own are
 /// `UserDataError`s (`unavailable` when a shared store cannot be reached, else a
 /// server fault).
@@ -31,6 +32,11 @@ public final class Accounts: Sendable {
     /// The tokens' last uses, stored at most once a minute each.
     let tokenUses: TokenUseLog
     private let clock: @Sendable () -> Date
+    /// The most favorites one user keeps (`AccountsError.favoriteLimitReached`).
+    public let maximumFavorites: Int
+    /// The most rows one transaction of an erasure deletes (`UserDataErasure`).
+    private let erasureSliceRows: Int
+    private let afterErasureSlice: @Sendable (ErasureSlice) throws -> Void
     /// Verified against when the username is unknown, so that answer costs the
     /// same work as a wrong password (no user enumeration by timing). Its hash is
     /// random bytes: verifying costs one scrypt whatever it is compared with, and no
@@ -56,12 +62,24 @@ public final class Accounts: Sendable {
             queuedHashes: queuedHashes, limits: limits, clock: clock)
     }
 
+    /// The most favorites one user keeps.
+    public static let defaultMaximumFavorites = 10_000
+    /// Rows per transaction of an erasure: a few milliseconds of the writer's time on
+    /// SQLite (see docs/RELIABILITY.md for the measurement), far under the 100 ms that
+    /// other users' writes may wait at most.
+    public static let defaultErasureSliceRows = 2_000
+
     /// Uses `store` (already migrated) and loads the common-password list.
     /// - Parameters:
     ///   - passwordCost: the scrypt cost of new hashes; lower it only in tests.
     ///   - concurrentHashes, queuedHashes: see `PasswordHasher`.
     ///   - limits: the fair-use limits per client address.
     ///   - clock: the current time; tests move it to expire tokens and throttles.
+    ///   - maximumFavorites: the most favorites one user keeps; lower only in tests.
+    ///   - erasureSliceRows: the most rows one transaction of a reset or an account's
+    ///     deletion deletes.
+    ///   - afterErasureSlice: called after each committed slice of an erasure, for tests
+    ///     to watch its slices; what it throws stops the erasure there, as a crash would.
     public init(
         store: any UserDataStore,
         commonPasswordsPath: String,
@@ -69,8 +87,15 @@ public final class Accounts: Sendable {
         concurrentHashes: Int = PasswordHasher.defaultConcurrentHashes,
         queuedHashes: Int = PasswordHasher.defaultQueuedHashes,
         limits: AccountLimits = AccountLimits(),
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        maximumFavorites: Int = defaultMaximumFavorites,
+        erasureSliceRows: Int = defaultErasureSliceRows,
+        afterErasureSlice: @escaping @Sendable (ErasureSlice) throws -> Void = { _ in }
     ) throws {
+        precondition(maximumFavorites > 0 && erasureSliceRows > 0, "a user keeps a favorite; a slice erases a row")
+        self.maximumFavorites = maximumFavorites
+        self.erasureSliceRows = erasureSliceRows
+        self.afterErasureSlice = afterErasureSlice
         policy = try CredentialPolicy(commonPasswordsPath: commonPasswordsPath)
         database = store
         hasher = try PasswordHasher(
@@ -152,7 +177,9 @@ public final class Accounts: Sendable {
             throw refusal
         }
         let row = try database.read { connection in
-            try connection.queryFirst("SELECT id, password_hash FROM users WHERE username_key = ?", [.text(key)]) {
+            try connection.queryFirst(
+                "SELECT id, password_hash FROM users WHERE username_key = ? AND deleted_at IS NULL", [.text(key)]
+            ) {
                 (id: $0.int64(0), hash: $0.text(1))
             }
         }
@@ -172,8 +199,9 @@ public final class Accounts: Sendable {
         try tokenUses.flush(now: currentMillisecond())
         let now = currentSecond()
         return try database.groupWrite { connection in
-            // The user's tokens are counted, then the oldest revoked: the logins of one
-            // user take turns, so none leaves more than `tokensPerUser` behind.
+            // Locked first: the user's tokens are counted, then the oldest revoked, so the
+            // logins of one user take turns and none leaves more than `tokensPerUser`
+            // behind; and a deletion that began meanwhile is seen, so no token is issued to it.
             try connection.lockRows("SELECT 1 FROM users WHERE id = ?", [.integer(row.id)])
             if let rehashed {
                 try connection.execute(
@@ -267,13 +295,35 @@ public final class Accounts: Sendable {
         }
     }
 
-    /// Deletes the user; their tokens and every table of `UserDataTables` go with them
-    /// (ON DELETE CASCADE). For a request from `clientAddress`.
+    /// Deletes the user with everything that hangs off them, in slices
+    /// (`UserDataErasure`); returns once all is gone. The first transaction marks the
+    /// user as being deleted (`deleted_at`) and revokes every token, so the account stops
+    /// working at once: no token works, no login succeeds. A deletion interrupted by a
+    /// crash is finished by `finishInterruptedDeletions()` at the next start. For a
+    /// request from `clientAddress`.
     public func deleteUser(_ authenticated: AuthenticatedUser, password: String, clientAddress: String) throws {
         try confirmPassword(password, of: authenticated, field: "password", clientAddress: clientAddress)
+        let now = currentSecond()
+        let userID = UserDataValue.integer(authenticated.userID)
         try database.groupWrite { connection in
-            try connection.execute("DELETE FROM users WHERE id = ?", [.integer(authenticated.userID)])
+            try Self.lockUser(authenticated, in: connection)
+            try connection.execute(
+                "UPDATE users SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL", [.integer(now), userID])
+            try connection.execute("DELETE FROM tokens WHERE user_id = ?", [userID])
+            // Wakes the user's held `GET /sync?wait=`, which then finds its token gone.
+            try connection.announceChange(ofUser: authenticated.userID)
         }
+        try erase(userID: authenticated.userID, for: .accountDeletion)
+    }
+
+    /// Finishes every account deletion that a crash or a stop interrupted (users whose
+    /// `deleted_at` is set), slice by slice; returns how many there were.
+    public func finishInterruptedDeletions() throws -> Int {
+        let users = try database.read { connection in
+            try connection.query("SELECT id FROM users WHERE deleted_at IS NOT NULL ORDER BY id", []) { $0.int64(0) }
+        }
+        for userID in users { try erase(userID: userID, for: .accountDeletion) }
+        return users.count
     }
 
     // MARK: Profile
@@ -321,20 +371,28 @@ public final class Accounts: Sendable {
             completion: completion)
     }
 
-    /// "Reset": erases the user's rows of every table in `UserDataTables` (favorites,
-    /// recents, …) in one transaction. The account, its profile and its tokens stay.
-    public func eraseUserData(_ authenticated: AuthenticatedUser, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        let now = currentSecond()
-        database.groupWrite(
-            { connection in
-                try Self.lockUser(authenticated, in: connection)
-                try ChangeLog.recordErasure(userID: authenticated.userID, at: now, in: connection)
-                for table in UserDataTables.names {
-                    try connection.execute("DELETE FROM \(table) WHERE user_id = ?", [.integer(authenticated.userID)])
-                }
-                try connection.execute("UPDATE users SET recents_count = 0 WHERE id = ?", [.integer(authenticated.userID)])
-            },
-            completion: completion)
+    /// "Reset": erases everything the user made with the account (favorites,
+    /// recents, walks), in slices (`UserDataErasure`), each slice its own transaction
+    /// that logs its tombstones for `GET /sync`; returns once all is gone. The account,
+    /// its profile and its tokens stay. A reset that a crash interrupted was not
+    /// acknowledged, and the same reset sent again finishes it.
+    public func eraseUserData(_ authenticated: AuthenticatedUser) throws {
+        try erase(userID: authenticated.userID, for: .reset)
+    }
+
+    /// Runs slices of the user's erasure, each one group-committed write, until one finds
+    /// nothing left. Other writers' groups commit between them.
+    private func erase(userID: Int64, for purpose: UserDataErasure.Purpose) throws {
+        while true {
+            let now = currentSecond()
+            let slice = try database.groupWrite { [erasureSliceRows] connection in
+                try connection.lockRows("SELECT 1 FROM users WHERE id = ?", [.integer(userID)])
+                return try UserDataErasure.eraseSlice(
+                    userID: userID, limit: erasureSliceRows, purpose: purpose, at: now, in: connection)
+            }
+            try afterErasureSlice(slice)
+            if slice.finished { return }
+        }
     }
 
     // MARK: Favorites
@@ -342,14 +400,31 @@ public final class Accounts: Sendable {
     /// Saves a photo (the caller checks that the catalog has it). Idempotent: saving
     /// it again returns the first `savedAt`. `completion` runs once it is committed and
     /// fsynced.
+    ///
+    /// A user keeps at most `maximumFavorites`: a new favorite past them gets
+    /// `favoriteLimitReached` (a photo already saved is still answered). The count is
+    /// kept in `users.favorites_count` by every write of `favorites` (this one,
+    /// `removeFavorite`, the erasures), read here by one lookup of the user's row.
     public func saveFavorite(
         _ authenticated: AuthenticatedUser, photoID: String,
         completion: @escaping @Sendable (Result<FavoriteSave, any Error>) -> Void
     ) {
         let now = currentSecond()
+        let userID = UserDataValue.integer(authenticated.userID)
         database.groupWrite(
-            { connection in
+            { [maximumFavorites] connection in
                 try Self.lockUser(authenticated, in: connection)
+                let saved = try connection.queryFirst("SELECT favorites_count FROM users WHERE id = ?", [userID]) {
+                    $0.int(0)
+                }
+                guard let saved else { throw AccountsError.invalidToken }
+                guard saved < maximumFavorites else {
+                    let savedAt = try connection.queryFirst(
+                        "SELECT saved_at FROM favorites WHERE user_id = ? AND photo_id = ?", [userID, .text(photoID)]
+                    ) { $0.int64(0) }
+                    guard let savedAt else { throw AccountsError.favoriteLimitReached(maximum: maximumFavorites) }
+                    return FavoriteSave(favorite: Favorite(photoID: photoID, savedAt: Self.date(savedAt)), created: false)
+                }
                 try connection.execute(
                     """
                     INSERT INTO favorites (user_id, photo_id, saved_at) VALUES (?, ?, ?)
@@ -357,6 +432,7 @@ public final class Accounts: Sendable {
                     """,
                     [.integer(authenticated.userID), .text(photoID), .integer(now)])
                 if connection.changes == 1 {
+                    try connection.execute("UPDATE users SET favorites_count = favorites_count + 1 WHERE id = ?", [userID])
                     try ChangeLog.record(.favorite, photoID: photoID, userID: authenticated.userID, at: now, in: connection)
                     // The profile's favoriteCount changed.
                     try ChangeLog.record(.profile, userID: authenticated.userID, at: now, in: connection)
@@ -387,14 +463,18 @@ public final class Accounts: Sendable {
             let now = currentSecond()
             let saved = try server.writeStatement { connection in
                 let row = try connection.queryFirst(
-                    "SELECT saver_id, saved_second, created FROM save_favorite(?, ?, ?)",
-                    [.blob(digest), .text(photoID), .integer(now)]
-                ) { (userID: $0.int64(0), savedAt: $0.isNull(1) ? nil : $0.int64(1), created: $0.int(2) == 1) }
+                    "SELECT saver_id, saved_second, created, at_capacity FROM save_favorite(?, ?, ?, ?)",
+                    [.blob(digest), .text(photoID), .integer(now), .integer(Int64(maximumFavorites))]
+                ) {
+                    (userID: $0.int64(0), savedAt: $0.isNull(1) ? nil : $0.int64(1), created: $0.int(2) == 1,
+                     atCapacity: $0.int(3) == 1)
+                }
                 if let row, row.created { try connection.announceChange(ofUser: row.userID) }
                 return row
             }
             guard let saved else { throw AccountsError.invalidToken }
             tokenUses.recordUse(digest: digest, now: currentMillisecond())
+            guard !saved.atCapacity else { throw AccountsError.favoriteLimitReached(maximum: maximumFavorites) }
             guard let savedAt = saved.savedAt else { throw AccountsError.favoriteNotFound }
             return FavoriteSave(favorite: Favorite(photoID: photoID, savedAt: Self.date(savedAt)), created: saved.created)
         }
@@ -433,6 +513,8 @@ public final class Accounts: Sendable {
                     "DELETE FROM favorites WHERE user_id = ? AND photo_id = ?",
                     [.integer(authenticated.userID), .text(photoID)])
                 guard connection.changes > 0 else { throw AccountsError.favoriteNotFound }
+                try connection.execute(
+                    "UPDATE users SET favorites_count = favorites_count - 1 WHERE id = ?", [.integer(authenticated.userID)])
                 try ChangeLog.record(.favorite, photoID: photoID, deleted: true, userID: authenticated.userID, at: now, in: connection)
                 try ChangeLog.record(.profile, userID: authenticated.userID, at: now, in: connection)
             },
@@ -531,7 +613,7 @@ public final class Accounts: Sendable {
     /// never holds more. `completion` runs once it is committed and fsynced.
     ///
     /// The list's length is kept in `users.recents_count` by every write of `recents`
-    /// (this one, `clearRecents`, `eraseUserData`): a view of a photo not in a full list
+    /// (this one, `clearRecents`, the erasures): a view of a photo not in a full list
     /// reads the count and the oldest view by an index lookup each, where counting the
     /// list would step over every view in it.
     public func recordView(
@@ -750,9 +832,8 @@ public final class Accounts: Sendable {
     private static func user(_ id: Int64, in connection: any UserDataConnection) throws -> User? {
         try connection.queryFirst(
             """
-            SELECT username, created_at, (SELECT count(*) FROM favorites WHERE user_id = users.id),
-                display_name, home_latitude, home_longitude
-            FROM users WHERE id = ?
+            SELECT username, created_at, favorites_count, display_name, home_latitude, home_longitude
+            FROM users WHERE id = ? AND deleted_at IS NULL
             """,
             [.integer(id)]
         ) { row in

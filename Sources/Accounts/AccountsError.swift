@@ -24,6 +24,8 @@ public enum AccountsError: Error, Sendable, Equatable {
     case wrongPassword(field: String)
     /// The photo is not among the user's favorites.
     case favoriteNotFound
+    /// A new favorite past the most one user keeps (`Accounts.maximumFavorites`).
+    case favoriteLimitReached(maximum: Int)
     /// A `cursor` that this server did not issue.
     case invalidCursor
     /// A sync `since` token that this server did not issue, or issued to another user.

@@ -44,28 +44,6 @@ public enum ChangeLog {
         try connection.announceChange(ofUser: userID)
     }
 
-    /// Records, before a reset erases them, that every favorite, recent and walk of the
-    /// user is deleted, and drops the rows of the walks' entries (they go with their
-    /// walk). Item by item, as any other deletion: a reset is rare and its lists short.
-    static func recordErasure(userID: Int64, at now: Int64, in connection: any UserDataConnection) throws {
-        let user = UserDataValue.integer(userID)
-        let favorites = try connection.query("SELECT photo_id FROM favorites WHERE user_id = ? ORDER BY sequence", [user]) { $0.text(0) }
-        for photoID in favorites {
-            try record(.favorite, photoID: photoID, deleted: true, userID: userID, at: now, in: connection)
-        }
-        let recents = try connection.query("SELECT photo_id FROM recents WHERE user_id = ? ORDER BY sequence", [user]) { $0.text(0) }
-        for photoID in recents {
-            try record(.recent, photoID: photoID, deleted: true, userID: userID, at: now, in: connection)
-        }
-        let walks = try connection.query("SELECT walk_id FROM walks WHERE user_id = ? ORDER BY sequence", [user]) { $0.blob(0) }
-        for walkID in walks {
-            try record(.walk, walkID: walkID, deleted: true, userID: userID, at: now, in: connection)
-        }
-        try connection.execute("DELETE FROM sync_changes WHERE user_id = ? AND kind = 'walkEntry'", [user])
-        // favoriteCount falls to 0.
-        if !favorites.isEmpty { try record(.profile, userID: userID, at: now, in: connection) }
-    }
-
     /// The user's log after `sequence`, oldest change first, at most `limit` rows;
     /// `live` leaves tombstones out (the whole state, without `since`).
     static func changes(

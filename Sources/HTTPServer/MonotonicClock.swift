@@ -1,9 +1,9 @@
 import Glibc
 
 /// `CLOCK_MONOTONIC` in nanoseconds: one cheap vDSO call, no allocation, for deadlines.
-enum MonotonicClock {
+public enum MonotonicClock {
     @inline(__always)
-    static func now() -> UInt64 {
+    public static func now() -> UInt64 {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)

@@ -84,6 +84,12 @@ struct ServeCommand: ParsableCommand {
             names the client; repeatable. Default: none, the TCP peer is the client.
             """)
     var trustedProxy: [String] = []
+    @Option(
+        help: """
+            Writes (POST, PUT, PATCH, DELETE with a token) one user may make a second on average, in bursts of up \
+            to \(UserWriteLimiter.burstFactor) times as many, counted per instance; 0 lifts the limit.
+            """)
+    var userWriteRate = ApplicationConfiguration().userWriteRate
 
     func validate() throws {
         _ = try resolvedPort()
@@ -124,6 +130,9 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("--max-connections-per-client must be 0 (no limit) or more, got \(maxConnectionsPerClient)")
         }
         _ = try trustedProxies()
+        guard userWriteRate >= 0 else {
+            throw ValidationError("--user-write-rate must be 0 (no limit) or more, got \(userWriteRate)")
+        }
     }
 
     /// A tile URL template as Leaflet takes it: absolute http(s), with the tile's zoom and column and row.
@@ -193,6 +202,7 @@ struct ServeCommand: ParsableCommand {
         configuration.accountLimits.loginFailuresPerClient = loginFailuresPerClient
         configuration.accountLimits.hashesPerClient = hashesPerClient
         configuration.accountLimits.registrationsPerHour = registrationsPerHour
+        configuration.userWriteRate = userWriteRate
 
         ServingProcess.prepare()
         let application = try Application(configuration: configuration, logger: logger)

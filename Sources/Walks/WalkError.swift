@@ -7,6 +7,8 @@ public enum WalkError: Error, Sendable, Equatable {
     case photoNotInWalk
     /// The walk already holds its maximum of accepted points (`WalkRules.maximumPoints`).
     case walkFull(maximumPoints: Int)
+    /// The user keeps the most walks one user may (`WalkRules.maximumWalks`).
+    case walkLimitReached(maximumWalks: Int)
     /// The batch's point at `index` was recorded before the point ahead of it.
     case recordedOutOfOrder(index: Int)
     /// The batch's point at `index` was recorded more than `WalkRules.maximumClockLead`

@@ -8,6 +8,9 @@ public enum WalkRules {
     /// Accepted points one walk holds: a two-hour walk takes about 100; the cap bounds
     /// a walk's rows and the work of each of its points.
     public static let maximumPoints = 5_000
+    /// Walks one user keeps: a walk a day for almost three years; the cap bounds a
+    /// user's rows (with `maximumPoints`, their walks' points).
+    public static let maximumWalks = 1_000
     /// Points one batch holds: a little over two hours of a point every 15 s, and a body
     /// well inside the server's 64 KiB limit.
     public static let batchPoints = 1...500

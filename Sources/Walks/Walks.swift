@@ -4,7 +4,7 @@ import Foundation
 import UserData
 
 /// Users' walks, kept in the user-data store (`SQLiteUserDataSchema` holds their
-/// tables, so a deleted user's walks go with them by ON DELETE CASCADE). Their times
+/// tables; a reset or a deleted account erases them with the rest, `Accounts`). Their times
 /// are stored in milliseconds, so a batch's points keep the times the phone recorded.
 ///
 /// Every method may block (SQLite, fsync): call them off the event loop. Every write
@@ -16,6 +16,7 @@ public final class Walks: Sendable {
     private let database: any UserDataStore
     private let chooser: WalkPhotoChooser
     private let maximumPoints: Int
+    private let maximumWalks: Int
     private let clock: @Sendable () -> Date
 
     static let entriesCursor = SequenceCursor(prefix: "e1:")
@@ -23,28 +24,40 @@ public final class Walks: Sendable {
 
     /// - Parameters:
     ///   - maximumPoints: accepted points per walk; lower only in tests.
+    ///   - maximumWalks: walks one user keeps; lower only in tests.
     ///   - clock: the current time; tests may pin it.
     public init(
         database: any UserDataStore, catalog: PhotoCatalog, maximumPoints: Int = WalkRules.maximumPoints,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        maximumWalks: Int = WalkRules.maximumWalks, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.database = database
         chooser = WalkPhotoChooser(catalog: catalog)
         self.maximumPoints = maximumPoints
+        self.maximumWalks = maximumWalks
         self.clock = clock
     }
 
     /// Starts a walk with no points.
+    /// - Throws: `walkLimitReached` when the user keeps `maximumWalks` walks already
+    ///   (counted in `users.walks_count`, kept by every write of `walks`: this one,
+    ///   `delete`, the erasures of `Accounts`).
     public func start(_ user: AuthenticatedUser) throws -> Walk {
         let id = WalkID.generate()
         let now = currentMillisecond()
         do {
-            // One insert, decided by nothing it reads; the user's row orders its change log.
-            try database.groupWrite { connection in
+            // The user's row first: it orders the change log and holds the count of walks.
+            try database.groupWrite { [maximumWalks] connection in
                 try Accounts.lockUser(user, in: connection)
+                let kept = try connection.queryFirst("SELECT walks_count FROM users WHERE id = ?", [.integer(user.userID)]) {
+                    $0.int(0)
+                }
+                guard let kept else { throw AccountsError.invalidToken }
+                guard kept < maximumWalks else { throw WalkError.walkLimitReached(maximumWalks: maximumWalks) }
                 try connection.execute(
                     "INSERT INTO walks (walk_id, user_id, started_at, updated_at) VALUES (?, ?, ?, ?)",
                     [.blob(id.bytes), .integer(user.userID), .integer(now), .integer(now)])
+                try connection.execute(
+                    "UPDATE users SET walks_count = walks_count + 1 WHERE id = ?", [.integer(user.userID)])
                 try ChangeLog.record(.walk, walkID: id.bytes, userID: user.userID, at: now / 1_000, in: connection)
             }
         } catch let error as UserDataError where error.isConstraintViolation {
@@ -223,6 +236,7 @@ public final class Walks: Sendable {
             try connection.execute(
                 "DELETE FROM walks WHERE walk_id = ? AND user_id = ?", [.blob(id.bytes), .integer(user.userID)])
             guard connection.changes > 0 else { throw WalkError.walkNotFound }
+            try connection.execute("UPDATE users SET walks_count = walks_count - 1 WHERE id = ?", [.integer(user.userID)])
             try ChangeLog.record(.walk, walkID: id.bytes, deleted: true, userID: user.userID, at: now / 1_000, in: connection)
             // The entries go with their walk, in the log too.
             try connection.execute(

@@ -17,32 +17,54 @@ final class AccountsHarness {
     let photos: FakePhotos
     private(set) var accounts: Accounts
     private(set) var router: Router
-    let limits: AccountLimits
-    /// The refusals the routes recorded.
-    let refusals = Refusals(logger: Logger(label: "accounts-tests"))
+    /// What the routes refused, by rule.
+    let refusals = Refusals(logger: Logger(label: "accounts-harness"))
+    private let options: Options
+
+    /// What a test changes of the accounts and their routes.
+    struct Options {
+        var cost = ScryptCost.test
+        var concurrentHashes = 2
+        var queuedHashes = 4
+        /// The fair-use limits per client address: the application's defaults unless a test lifts one.
+        var limits = ApplicationConfiguration().accountLimits
+        var maximumFavorites = Accounts.defaultMaximumFavorites
+        var erasureSliceRows = Accounts.defaultErasureSliceRows
+        var afterErasureSlice: @Sendable (ErasureSlice) throws -> Void = { _ in }
+        /// `--user-write-rate`, on the harness's clock; nil lifts it.
+        var userWriteRate: Int?
+    }
 
     static let commonPasswordsPath = PackageRoot.path + "/Data/common-passwords.txt"
 
-    /// - Parameter limits: the fair-use limits; the application's defaults unless a test lifts one.
-    init(
+    convenience init(
         cost: ScryptCost = .test, concurrentHashes: Int = 2, queuedHashes: Int = 4,
-        limits: AccountLimits = ApplicationConfiguration().accountLimits
+        limits: AccountLimits = ApplicationConfiguration().accountLimits,
+        maximumFavorites: Int = Accounts.defaultMaximumFavorites
     ) throws {
+        try self.init(
+            Options(
+                cost: cost, concurrentHashes: concurrentHashes, queuedHashes: queuedHashes, limits: limits,
+                maximumFavorites: maximumFavorites))
+    }
+
+    init(_ options: Options) throws {
+        self.options = options
         temporary = try TemporaryDirectory(prefix: "accounts-tests")
         clock = TestClock()
         photos = FakePhotos()
         database = try TestDatabase.make()
-        self.limits = limits
-        accounts = try Self.openAccounts(temporary.path, database, cost, concurrentHashes, queuedHashes, limits, clock)
-        router = Self.makeRouter(accounts, photos, refusals)
+        accounts = try Self.openAccounts(temporary.path, database, options, clock)
+        router = Self.makeRouter(accounts, photos, options, clock, refusals)
     }
 
-
     /// Opens a new `Accounts` on the same directory or database (the old one is released, closing
-    /// its connections), as a restarted server would.
-    func reopen(cost: ScryptCost = .test) throws {
-        accounts = try Self.openAccounts(temporary.path, database, cost, 2, 4, limits, clock)
-        router = Self.makeRouter(accounts, photos, refusals)
+    /// its connections), as a restarted server would, with `options` (by default the harness's).
+    func reopen(cost: ScryptCost = .test, options: Options? = nil) throws {
+        var options = options ?? self.options
+        options.cost = cost
+        accounts = try Self.openAccounts(temporary.path, database, options, clock)
+        router = Self.makeRouter(accounts, photos, options, clock, refusals)
     }
 
     /// The SQLite store's file (the tests that open it run on SQLite only).
@@ -89,17 +111,30 @@ final class AccountsHarness {
     }
 
     private static func openAccounts(
-        _ directory: String, _ database: TestDatabase?, _ cost: ScryptCost, _ concurrentHashes: Int,
-        _ queuedHashes: Int, _ limits: AccountLimits, _ clock: TestClock
+        _ directory: String, _ database: TestDatabase?, _ options: Options, _ clock: TestClock
     ) throws -> Accounts {
         return try Accounts(
-            store: UserDataLocation(dataDirectory: directory, databaseURL: database?.url).openStore(), commonPasswordsPath: commonPasswordsPath, passwordCost: cost,
-            concurrentHashes: concurrentHashes, queuedHashes: queuedHashes, limits: limits, clock: { clock.now })
+            store: UserDataLocation(dataDirectory: directory, databaseURL: database?.url).openStore(),
+            commonPasswordsPath: commonPasswordsPath, passwordCost: options.cost,
+            concurrentHashes: options.concurrentHashes, queuedHashes: options.queuedHashes, limits: options.limits,
+            clock: { clock.now },
+            maximumFavorites: options.maximumFavorites, erasureSliceRows: options.erasureSliceRows,
+            afterErasureSlice: options.afterErasureSlice)
     }
 
-    private static func makeRouter(_ accounts: Accounts, _ photos: FakePhotos, _ refusals: Refusals) -> Router {
+    private static func makeRouter(
+        _ accounts: Accounts, _ photos: FakePhotos, _ options: Options, _ clock: TestClock, _ refusals: Refusals
+    ) -> Router {
+        // Nanoseconds since the harness's first moment: whole seconds moved stay exact.
+        let start = clock.now
+        let writeLimiter = options.userWriteRate.map { rate in
+            UserWriteLimiter(rate: rate, accounts: accounts, refusals: refusals) {
+                UInt64((clock.now.timeIntervalSince(start) * 1_000_000_000).rounded())
+            }
+        }
         var router = Router()
-        AccountRoutes(accounts: accounts, photos: photos, refusals: refusals).register(in: &router)
+        AccountRoutes(accounts: accounts, photos: photos, writeLimiter: writeLimiter, refusals: refusals)
+            .register(in: &router)
         return router
     }
 }

@@ -35,7 +35,7 @@ import TestSupport
                 try Result.awaiting { accounts.clearRecents(viewer, completion: $0) }
                 model = []
             case 1:
-                try Result.awaiting { accounts.eraseUserData(viewer, completion: $0) }
+                try accounts.eraseUserData(viewer)
                 model = []
             case 2..<8:
                 try view(bystander, bystanderToken, photoID, &bystanders)

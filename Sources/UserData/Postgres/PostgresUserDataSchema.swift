@@ -255,6 +255,59 @@ enum PostgresUserDataSchema {
             CREATE INDEX registrations_by_client ON registrations(client_address, registered_at);
             CREATE INDEX registrations_by_time ON registrations(registered_at);
             """,
+            // The per-user quotas and the erasure in slices, as SQLite's migration 10, and
+            // `save_favorite` replaced by one that keeps `favorites_count` and refuses a
+            // new favorite past `capacity`: the user's count is read with the lock, so a
+            // full list costs no insert. `at_capacity` 1 (with `created` 0 and a NULL
+            // `saved_second`): the photo is not saved and the list is full.
+            """
+            ALTER TABLE users ADD COLUMN favorites_count integer NOT NULL DEFAULT 0,
+                ADD COLUMN walks_count integer NOT NULL DEFAULT 0,
+                ADD COLUMN deleted_at bigint;
+            UPDATE users SET
+                favorites_count = (SELECT count(*) FROM favorites WHERE favorites.user_id = users.id),
+                walks_count = (SELECT count(*) FROM walks WHERE walks.user_id = users.id);
+            CREATE INDEX users_being_deleted ON users(id) WHERE deleted_at IS NOT NULL;
+            DROP FUNCTION save_favorite(bytea, text, bigint);
+            CREATE FUNCTION save_favorite(token_digest bytea, photo text, at_second bigint, capacity integer)
+            RETURNS TABLE (saver_id bigint, saved_second bigint, created integer, at_capacity integer)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                saver bigint;
+                saved integer;
+            BEGIN
+                SELECT users.id, users.favorites_count INTO saver, saved FROM tokens JOIN users ON users.id = tokens.user_id
+                WHERE tokens.token_hash = token_digest AND tokens.expires_at > at_second
+                FOR UPDATE OF users;
+                IF NOT FOUND THEN
+                    RETURN;
+                END IF;
+                IF saved >= capacity THEN
+                    RETURN QUERY SELECT saver, favorites.saved_at, 0, 0 FROM favorites
+                        WHERE favorites.user_id = saver AND favorites.photo_id = photo;
+                    IF NOT FOUND THEN
+                        RETURN QUERY SELECT saver, NULL::bigint, 0, 1;
+                    END IF;
+                    RETURN;
+                END IF;
+                INSERT INTO favorites (user_id, photo_id, saved_at) VALUES (saver, photo, at_second)
+                ON CONFLICT (user_id, photo_id) DO NOTHING;
+                IF NOT FOUND THEN
+                    RETURN QUERY SELECT saver, (SELECT favorites.saved_at FROM favorites
+                        WHERE favorites.user_id = saver AND favorites.photo_id = photo), 0, 0;
+                    RETURN;
+                END IF;
+                UPDATE users SET favorites_count = users.favorites_count + 1 WHERE users.id = saver;
+                DELETE FROM sync_changes
+                WHERE sync_changes.user_id = saver AND sync_changes.walk_id = '\\x'::bytea
+                    AND (sync_changes.kind, sync_changes.photo_id) IN (('favorite', photo), ('profile', ''));
+                INSERT INTO sync_changes (user_id, kind, walk_id, photo_id, deleted, changed_at)
+                VALUES (saver, 'favorite', '\\x'::bytea, photo, 0, at_second),
+                    (saver, 'profile', '\\x'::bytea, '', 0, at_second);
+                RETURN QUERY SELECT saver, at_second, 1, 0;
+            END
+            $$;
+            """,
         ],
         lockKey: migrationLockKey)
 
@@ -270,7 +323,8 @@ enum PostgresUserDataSchema {
         ("users",
          [("id", .integer), ("username", .text), ("username_key", .text), ("password_hash", .text),
           ("created_at", .integer), ("display_name", .text), ("home_latitude", .real), ("home_longitude", .real),
-          ("recents_count", .integer)],
+          ("recents_count", .integer), ("favorites_count", .integer), ("walks_count", .integer),
+          ("deleted_at", .integer)],
          "id"),
         ("tokens",
          [("token_hash", .blob), ("user_id", .integer), ("created_at", .integer), ("expires_at", .integer),

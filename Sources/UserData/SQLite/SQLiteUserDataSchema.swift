@@ -183,5 +183,20 @@ enum SQLiteUserDataSchema {
         ALTER TABLE tokens ADD COLUMN last_used_at INTEGER NOT NULL DEFAULT 0;
         UPDATE tokens SET last_used_at = created_at * 1000;
         """,
+        // Migration 10: the per-user quotas and the erasure in slices (`Accounts`). How
+        // many favorites and walks each user keeps, kept by every write of those rows
+        // (as `recents_count`), so that a save checks its limit with one lookup where
+        // counting would step over up to 10,000 rows; and `deleted_at`, set when an
+        // account's deletion begins (its tokens revoked in the same transaction) and
+        // found again by the partial index at the next start if it was interrupted.
+        """
+        ALTER TABLE users ADD COLUMN favorites_count INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE users ADD COLUMN walks_count INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE users ADD COLUMN deleted_at INTEGER;
+        UPDATE users SET
+            favorites_count = (SELECT count(*) FROM favorites WHERE favorites.user_id = users.id),
+            walks_count = (SELECT count(*) FROM walks WHERE walks.user_id = users.id);
+        CREATE INDEX users_being_deleted ON users(id) WHERE deleted_at IS NOT NULL;
+        """,
     ])
 }
