@@ -87,6 +87,7 @@ start_postgres() {
 # $CLUSTER_DIR/tls: cert.pem (clients trust it as their CA) and key.pem.
 make_certificate() {
     local dir="$CLUSTER_DIR/tls"
+    command -v openssl >/dev/null 2>&1 || fail "openssl is missing: apt-get install openssl"
     mkdir -p "$dir"
     openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 30 \
         -subj "/CN=localhost" -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
