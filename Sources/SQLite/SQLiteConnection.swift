@@ -7,9 +7,6 @@ import CSQLite
 public final class SQLiteConnection {
     public enum Mode: Sendable {
         case readOnly
-        /// Read and write an existing file: a missing one fails (SQLITE_CANTOPEN)
-        /// instead of being created empty.
-        case readWrite
         case readWriteCreate
     }
 
@@ -26,7 +23,6 @@ public final class SQLiteConnection {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
-        case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
         let code = sqlite3_open_v2(path, &handle, flags, nil)

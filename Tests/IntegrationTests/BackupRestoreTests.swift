@@ -133,6 +133,15 @@ import TestSupport
         #expect(copy.stop() == 0)
 
         if database != nil {
+            // A file that is not a dump, and a missing one, are refused even with --replace.
+            let text = restored.file("text.backup")
+            try Data("not a pg_dump archive".utf8).write(to: URL(fileURLWithPath: text))
+            for (file, message) in [(text, "pg_restore failed"), (restored.file("missing.backup"), restored.file("missing.backup"))] {
+                let run = try ServerProcess.runToExit(["restore", "--from", file, "--replace"] + Self.storage(restored.path, database))
+                #expect(run.status != 0, "\(file)")
+                #expect(run.errorOutput.contains(message), "\(file): \(run.errorOutput)")
+            }
+            // The data is still there: a restore without --replace is refused.
             let refused = try ServerProcess.runToExit(["restore", "--from", backupFile] + Self.storage(restored.path, database))
             #expect(refused.status != 0)
             #expect(refused.errorOutput.contains("already holds user data"), "\(refused.errorOutput)")
