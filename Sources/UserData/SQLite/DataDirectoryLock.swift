@@ -11,8 +11,8 @@ import Glibc
 ///
 /// flock on the folder, not fcntl on the database: SQLite's own locks on the file are
 /// fcntl locks, which are per process and dropped when any descriptor of the file in
-/// the process closes (https://sqlite.org/howtocorrupt.html#_posix_advisory_locks_canceled_by_a_separate_thread_doing_close_); flock
-/// touches none of them.
+/// the process closes (https://sqlite.org/howtocorrupt.html, "POSIX advisory locks
+/// canceled by a separate thread doing close()"); flock touches none of them.
 final class DataDirectoryLock: Sendable {
     enum Kind {
         case shared

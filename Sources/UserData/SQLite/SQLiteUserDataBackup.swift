@@ -31,22 +31,25 @@ enum SQLiteUserDataBackup {
         guard FileManager.default.fileExists(atPath: path) else { throw UserDataBackupError.sourceMissing(path: path) }
         try verify(path, reportedAs: path)
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        // Held until the new file is in place: no server starts on the folder meanwhile.
         guard let lock = try DataDirectoryLock.acquire(.exclusive, directory: dataDirectory) else {
             throw UserDataBackupError.serverRunning(dataDirectory: dataDirectory)
         }
-        defer { withExtendedLifetime(lock) {} }
-        let target = dataDirectory + "/" + SQLiteUserDataStore.fileName
-        if FileManager.default.fileExists(atPath: target) && !replacing {
-            throw UserDataBackupError.targetNotEmpty(target)
-        }
-        try copy(from: path, into: target) { temporary in
-            try verify(temporary, reportedAs: path)
-            // The replaced file's journals must go before the new file arrives: SQLite
-            // would otherwise apply the old file's WAL frames (or roll back its hot
-            // journal) onto the new one (https://sqlite.org/howtocorrupt.html#_unlinking_or_renaming_a_database_file_while_in_use).
-            // With no server running (the lock above), only a crashed server leaves
-            // them, holding writes of the data being replaced.
-            for suffix in ["-wal", "-shm", "-journal"] { try DurableFile.remove(target + suffix) }
+        try withExtendedLifetime(lock) {
+            let target = dataDirectory + "/" + SQLiteUserDataStore.fileName
+            if FileManager.default.fileExists(atPath: target) && !replacing {
+                throw UserDataBackupError.targetNotEmpty(target)
+            }
+            try copy(from: path, into: target) { temporary in
+                try verify(temporary, reportedAs: path)
+                // The replaced file's journals must go before the new file arrives:
+                // SQLite would otherwise apply the old file's WAL frames (or roll back
+                // its hot journal) onto the new one (https://sqlite.org/howtocorrupt.html,
+                // "Unlinking or renaming a database file while in use").
+                // With no server running (the lock), only a crashed server leaves
+                // them, holding writes of the data being replaced.
+                for suffix in ["-wal", "-shm", "-journal"] { try DurableFile.remove(target + suffix) }
+            }
         }
     }
 
