@@ -18,6 +18,15 @@ enum DurableFile {
         ).path
     }
 
+    /// Refuses a `path` whose folder is missing (a backup's target), before any work.
+    static func requireFolder(of path: String) throws(UserDataBackupError) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw .targetFolderMissing(path: folder)
+        }
+    }
+
     /// Flushes `temporary`, renames it to `path`, and flushes the folder.
     static func place(_ temporary: String, at path: String) throws(SystemCallError) {
         try flush(temporary, flags: O_RDONLY)

@@ -17,8 +17,7 @@ import Synchronization
 enum PostgresUserDataBackup {
     /// Dumps the user data of the database at `url` to `path`.
     static func backup(url: String, to path: String) throws {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: folder) else { throw UserDataBackupError.targetFolderMissing(path: folder) }
+        try DurableFile.requireFolder(of: path)
         let schema = try connect(url).execute("SELECT current_schema()").text(row: 0, column: 0)
         let temporary = DurableFile.temporaryPath(beside: path)
         do {

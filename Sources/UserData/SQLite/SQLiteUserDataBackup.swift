@@ -19,7 +19,7 @@ enum SQLiteUserDataBackup {
     static func backup(dataDirectory: String, to path: String) throws {
         let source = dataDirectory + "/" + SQLiteUserDataStore.fileName
         guard FileManager.default.fileExists(atPath: source) else { throw UserDataBackupError.sourceMissing(path: source) }
-        try requireFolder(of: path)
+        try DurableFile.requireFolder(of: path)
         try copy(from: source, into: path) { temporary in try verify(temporary, reportedAs: path) }
     }
 
@@ -92,14 +92,6 @@ enum SQLiteUserDataBackup {
             }
         } catch let error as SQLiteError {
             throw UserDataBackupError.notUserData(path: name, reason: error.description)
-        }
-    }
-
-    private static func requireFolder(of path: String) throws {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw UserDataBackupError.targetFolderMissing(path: folder)
         }
     }
 }
