@@ -112,6 +112,6 @@ let package = Package(
         .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "UserData", "TestSupport"]),
         .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets", "HTTPServer", "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["API", "Basics", "Catalog", "HTTPServer", "WebAssets", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "UserData", "Basics", "Catalog", "SQLite", "TestSupport", "PastNYC", "Walks"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "UserData", "Basics", "Catalog", "SQLite", "Postgres", "TestSupport", "PastNYC", "Walks"]),
     ]
 )
