@@ -46,7 +46,7 @@ let package = Package(
         // The user data behind one interface: the store protocols, the SQLite store (the
         // default, with group commit) and the PostgreSQL one (a pool), their schemas and
         // migrations, the one store error, and the copy from one store to the other.
-        .target(name: "UserData", dependencies: ["Basics", "SQLite", "Postgres"]),
+        .target(name: "UserData", dependencies: ["Basics", "Descriptors", "SQLite", "Postgres"]),
 
         // The domain: photo catalog, and accounts with favorites.
         .target(
@@ -112,6 +112,6 @@ let package = Package(
         .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "UserData", "TestSupport"]),
         .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets", "HTTPServer", "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["API", "Basics", "Catalog", "HTTPServer", "WebAssets", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "UserData", "Basics", "Catalog", "SQLite", "TestSupport", "PastNYC", "Walks"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "UserData", "Basics", "Catalog", "SQLite", "Postgres", "TestSupport", "PastNYC", "Walks"]),
     ]
 )

@@ -53,12 +53,15 @@ PAST_NYC=$(realpath "$BIN") PASSWORD_COST=test INSTANCES="$INSTANCES" \
     CLUSTER_TIME_LIMIT=$((600 + runs_seconds)) "$ROOT/scripts/cluster.sh" start >/dev/null
 # shellcheck source=/dev/null
 source "$CLUSTER_DIR/cluster.env"
+# nginx serves HTTPS with the cluster's self-signed certificate: curl trusts it (wrk checks none).
+export CURL_CA_BUNDLE=$CLUSTER_CA
 
 # The same template, without the cache, on another port, in front of the same instances.
 PLAIN="$WORK/nginx-plain"
 mkdir -p "$PLAIN/temp"
-PLAIN_PORT=$(free_port)
-sed -e "s|listen 127.0.0.1:[0-9]*;|listen 127.0.0.1:$PLAIN_PORT;|" \
+PLAIN_PORT=$(free_port) PLAIN_REDIRECT_PORT=$(free_port)
+sed -e "s|listen 127.0.0.1:[0-9]* ssl;|listen 127.0.0.1:$PLAIN_PORT ssl;|" \
+    -e "s|listen 127.0.0.1:[0-9]*;|listen 127.0.0.1:$PLAIN_REDIRECT_PORT;|" \
     -e "s|proxy_cache_path [^ ]*|proxy_cache_path $PLAIN/cache|" \
     -e "s|proxy_cache past_nyc_cache;|proxy_cache off;|" \
     "$CLUSTER_DIR/nginx/past-nyc.conf" >"$PLAIN/past-nyc.conf"
@@ -67,7 +70,7 @@ sed -e "s|$CLUSTER_DIR/nginx|$PLAIN|g" "$CLUSTER_DIR/nginx/nginx.conf" >"$PLAIN/
 nginx -t -q -p "$PLAIN" -e "$PLAIN/error.log" -c "$PLAIN/nginx.conf"
 nginx -p "$PLAIN" -e "$PLAIN/error.log" -c "$PLAIN/nginx.conf" </dev/null >/dev/null 2>&1 &
 PLAIN_PID=$!
-PLAIN_URL="http://127.0.0.1:$PLAIN_PORT"
+PLAIN_URL="https://127.0.0.1:$PLAIN_PORT"
 for _ in $(seq 1 100); do curl -sf -o /dev/null "$PLAIN_URL/healthz" && break; sleep 0.1; done
 curl -sf -o /dev/null "$PLAIN_URL/healthz" || { echo "bench-edge: the second nginx does not answer" >&2; exit 1; }
 

@@ -291,6 +291,12 @@ if [[ " ${NAMES[*]} " == *" cluster-nginx3 "* || " ${NAMES[*]} " == *" cluster-f
     # Counts statements for cluster-favorites-* where the server loads it (scripts/postgres.sh's does).
     psql "$CLUSTER_DATABASE_URL" -qc 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements' >/dev/null 2>&1 || true
 fi
+# The clusters' nginx serve HTTPS with certificates of their own (scripts/cluster.sh):
+# curl trusts them all (wrk checks none).
+if ((${#CLUSTERS[@]} > 0)); then
+    for cluster in "${CLUSTERS[@]}"; do cat "$cluster/tls/cert.pem"; done >"$WORK/cluster-certificates.pem"
+    export CURL_CA_BUNDLE="$WORK/cluster-certificates.pem"
+fi
 
 # postgres_statements: how many statements the clusters' PostgreSQL has run, from
 # pg_stat_statements (these reads of it left out), or - where it is not loaded.

@@ -34,6 +34,7 @@ import random
 import sys
 import threading
 import time
+import ssl
 import urllib.parse
 
 PASSWORD = "cluster load password"
@@ -42,9 +43,12 @@ PASSWORD = "cluster load password"
 class Client:
     """One keep-alive HTTP/1.1 connection that reconnects after an error."""
 
+    # The certificates trusted for https:// URLs (--cacert), else the system's.
+    tls_context = None
+
     def __init__(self, url):
         parts = urllib.parse.urlsplit(url)
-        self.host, self.port = parts.hostname, parts.port
+        self.host, self.port, self.https = parts.hostname, parts.port, parts.scheme == "https"
         self.connection = None
 
     def request(self, method, path, token=None, body=None, content_type="application/json"):
@@ -58,7 +62,11 @@ class Client:
             headers["Content-Type"] = content_type
         try:
             if self.connection is None:
-                self.connection = http.client.HTTPConnection(self.host, self.port, timeout=10)
+                if self.https:
+                    self.connection = http.client.HTTPSConnection(
+                        self.host, self.port, timeout=10, context=Client.tls_context or ssl.create_default_context())
+                else:
+                    self.connection = http.client.HTTPConnection(self.host, self.port, timeout=10)
             self.connection.request(method, path, body=payload, headers=headers)
             response = self.connection.getresponse()
             data = response.read()
@@ -223,7 +231,10 @@ def main():
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=6)
     parser.add_argument("--seed", type=int, default=int(time.time()))
+    parser.add_argument("--cacert", help="the certificate (PEM) to trust for https:// URLs")
     arguments = parser.parse_args()
+    if arguments.cacert:
+        Client.tls_context = ssl.create_default_context(cafile=arguments.cacert)
 
     status, answer = Client(arguments.url).request("GET", "/nearby?lat=40.73&lon=-73.99&limit=100&photos=50")
     if status != 200:

@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # The cluster test: scripts/cluster.sh's PostgreSQL, three instances and nginx,
-# checked from outside over HTTP.
+# checked from outside over HTTPS (nginx's certificate, made by cluster.sh with
+# openssl, is the one curl and the Python checks trust); the instances are
+# reached directly over plain HTTP on loopback.
 #
+#  0. TLS at the edge: HTTPS answers with TLS 1.2 and 1.3 and carries HSTS;
+#     plain HTTP answers every request (a POST too) with a 308 to the same
+#     target over HTTPS and no HSTS; a client that does not trust the
+#     certificate is refused.
 #  1. One session across instances: register through instance 1, log in through
 #     instance 2, save a favorite through instance 3, see it through instance 1,
 #     log out through instance 1: every instance refuses the token at once. The
@@ -82,6 +88,30 @@ echo "== starting the cluster"
 # shellcheck source=/dev/null
 source "$CLUSTER_DIR/cluster.env"
 ONE=${INSTANCE_URLS[0]} TWO=${INSTANCE_URLS[1]} THREE=${INSTANCE_URLS[2]}
+# Every curl below trusts the cluster's certificate (the instances' plain HTTP ignores it).
+export CURL_CA_BUNDLE=$CLUSTER_CA
+
+echo "== 0. TLS at the edge"
+for version in 1.2 1.3; do
+    expect "HTTPS with TLS $version" 200 \
+        "$(curl -s -o /dev/null -w '%{http_code}' --tlsv$version --tls-max $version "$CLUSTER_URL/healthz")"
+done
+expect "TLS 1.1 refused (curl's exit status)" 35 \
+    "$(curl -s -o /dev/null --tlsv1.1 --tls-max 1.1 "$CLUSTER_URL/healthz" 2>/dev/null; echo $?)"
+expect "a client that does not trust the certificate (curl's exit status)" 60 \
+    "$(CURL_CA_BUNDLE="" curl -s -o /dev/null --capath /nonexistent "$CLUSTER_URL/healthz"; echo $?)"
+hsts=$(curl -s -D - -o /dev/null "$CLUSTER_URL/healthz" | grep -i '^strict-transport-security:' | tr -d '\r' || true)
+expect "HSTS on HTTPS" "Strict-Transport-Security: max-age=31536000" "$hsts"
+hsts=$(curl -s -D - -o /dev/null "$CLUSTER_URL/no/such/path" | grep -ci '^strict-transport-security:' || true)
+expect "HSTS on an error over HTTPS" 1 "$hsts"
+expect "plain HTTP: GET redirected" "308 $CLUSTER_URL/nearby?lat=40.73&lon=-73.99" \
+    "$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' "$CLUSTER_HTTP_URL/nearby?lat=40.73&lon=-73.99")"
+expect "plain HTTP: POST redirected, not answered" "308 $CLUSTER_URL/users" \
+    "$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' -X POST -H 'Content-Type: application/json' \
+        -d '{"username":"cleartext","password":"cluster test password"}' "$CLUSTER_HTTP_URL/users")"
+expect "plain HTTP: no HSTS (RFC 6797 7.2: never over plain HTTP)" 0 \
+    "$(curl -s -D - -o /dev/null "$CLUSTER_HTTP_URL/healthz" | grep -ci '^strict-transport-security:' || true)"
+expect "following the redirect" 200 "$(curl -s -L -o /dev/null -w '%{http_code}' "$CLUSTER_HTTP_URL/healthz")"
 PHOTO=$(curl -sf "$CLUSTER_URL/nearby?lat=40.73&lon=-73.99&limit=1&photos=1" | jq -r '.locations[0].photos[0].photoID')
 
 echo "== 1. one session across the instances"
@@ -251,11 +281,11 @@ for name in carol1 dave1 carol2 dave2 anonymous1 anonymous2 nearby-8; do
     expect "instances that answered edge-$name" 1 "$(logged "edge-$name")"
 done
 
-python3 "$ROOT/scripts/edge-limits.py" --url "$CLUSTER_URL" || failed "the limits and errors through nginx (above)"
+python3 "$ROOT/scripts/edge-limits.py" --url "$CLUSTER_URL" --cacert "$CLUSTER_CA" || failed "the limits and errors through nginx (above)"
 
 echo "== 4. kill -9 of instance 2 under load through nginx"
 CLIENTS=8
-python3 "$ROOT/scripts/cluster-load.py" --url "$CLUSTER_URL" --clients "$CLIENTS" --seconds 8 \
+python3 "$ROOT/scripts/cluster-load.py" --url "$CLUSTER_URL" --cacert "$CLUSTER_CA" --clients "$CLIENTS" --seconds 8 \
     >"$WORK_DIR/load.json" &
 LOAD_PID=$!
 sleep 3

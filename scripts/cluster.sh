@@ -3,7 +3,10 @@
 # (scripts/postgres.sh) holding the user data, three `past-nyc serve` instances
 # on it (each with its own data directory for the read-only catalog), and nginx
 # (Debian nginx-light) balancing them round robin, configured from
-# deploy/nginx.conf.template. The same parts as compose.yaml, started by hand.
+# deploy/nginx.conf.template: HTTPS with a self-signed certificate made here by
+# openssl (for 127.0.0.1 and localhost), and plain HTTP that redirects to it.
+# The instances stay plain HTTP on loopback. The same parts as compose.yaml,
+# started by hand.
 #
 # Usage:
 #   scripts/cluster.sh start    start everything, print the URLs, return
@@ -12,7 +15,8 @@
 #
 # Environment:
 #   CLUSTER_DIR         where the cluster keeps its files (default /tmp/past-nyc-cluster)
-#   CLUSTER_PORT        nginx's port on 127.0.0.1 (default: a free port)
+#   CLUSTER_PORT        nginx's HTTPS port on 127.0.0.1 (default: a free port)
+#   CLUSTER_HTTP_PORT   nginx's plain HTTP port, redirecting (default: a free port)
 #   CLUSTER_TIME_LIMIT  seconds after which the cluster stops by itself (default 3600; 0: never)
 #   INSTANCES           how many instances behind nginx: 3 (default) or 1
 #   PASSWORD_COST       the instances' --password-cost (default owasp; `test` for tests)
@@ -22,8 +26,10 @@
 #   DATABASE_URL        use this PostgreSQL instead of starting a throw-away one
 #   PAST_NYC            the binary (default .build/release/past-nyc)
 #
-# After `start`, $CLUSTER_DIR/cluster.env holds CLUSTER_URL, INSTANCE_URLS,
-# INSTANCE_PIDS, NGINX_PID and DATABASE_URL as shell assignments, for tests.
+# After `start`, $CLUSTER_DIR/cluster.env holds CLUSTER_URL (https://…),
+# CLUSTER_HTTP_URL (the redirecting http://…), CLUSTER_CA (the certificate to
+# trust: curl --cacert "$CLUSTER_CA"), INSTANCE_URLS, INSTANCE_PIDS, NGINX_PID
+# and DATABASE_URL as shell assignments, for tests.
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/run-server.sh"
@@ -76,11 +82,29 @@ start_postgres() {
 # root too: they must reach the cache inside $CLUSTER_DIR, which may be private
 # to its owner (as a `mktemp -d` directory is), where nginx's default worker
 # user (nobody) could not.
+# A self-signed certificate for 127.0.0.1 and localhost (subjectAltName: what
+# clients check, not the CN), an ECDSA P-256 key, valid for 30 days, in
+# $CLUSTER_DIR/tls: cert.pem (clients trust it as their CA) and key.pem.
+make_certificate() {
+    local dir="$CLUSTER_DIR/tls"
+    command -v openssl >/dev/null 2>&1 || fail "openssl is missing: apt-get install openssl"
+    mkdir -p "$dir"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 30 \
+        -subj "/CN=localhost" -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
+        -keyout "$dir/key.pem" -out "$dir/cert.pem" 2>"$dir/openssl.log" \
+        || { cat "$dir/openssl.log" >&2; fail "openssl could not make the certificate"; }
+    chmod 600 "$dir/key.pem"
+}
+
 write_nginx_conf() {
-    local listen=$1 first=$2 second=$3 third=$4 dir="$CLUSTER_DIR/nginx" user=""
+    local listen_tls=$1 listen=$2 first=$3 second=$4 third=$5 dir="$CLUSTER_DIR/nginx" user=""
     mkdir -p "$dir/temp"
     [[ $EUID -ne 0 ]] || user="user $(id -un) $(id -gn);"
-    sed -e "s|\${PAST_NYC_LISTEN}|$listen|" \
+    sed -e "s|\${PAST_NYC_LISTEN_TLS}|$listen_tls|" \
+        -e "s|\${PAST_NYC_LISTEN}|$listen|" \
+        -e "s|\${PAST_NYC_HTTPS_PORT}|${listen_tls##*:}|" \
+        -e "s|\${PAST_NYC_TLS_CERTIFICATE}|$CLUSTER_DIR/tls/cert.pem|" \
+        -e "s|\${PAST_NYC_TLS_CERTIFICATE_KEY}|$CLUSTER_DIR/tls/key.pem|" \
         -e "s|\${PAST_NYC_INSTANCE_1}|$first|" \
         -e "s|\${PAST_NYC_INSTANCE_2}|$second|" \
         -e "s|\${PAST_NYC_INSTANCE_3}|$third|" \
@@ -151,18 +175,19 @@ start() {
         wait_healthy "$BASE_URL" 60
     done
 
-    local port=${CLUSTER_PORT:-$(free_port)}
+    local port=${CLUSTER_PORT:-$(free_port)} http_port=${CLUSTER_HTTP_PORT:-$(free_port)}
+    make_certificate
     if [[ "$INSTANCES" == 1 ]]; then
-        write_nginx_conf "127.0.0.1:$port" "${addresses[0]}" "${addresses[0]}" "${addresses[0]}"
+        write_nginx_conf "127.0.0.1:$port" "127.0.0.1:$http_port" "${addresses[0]}" "${addresses[0]}" "${addresses[0]}"
     else
-        write_nginx_conf "127.0.0.1:$port" "${addresses[@]}"
+        write_nginx_conf "127.0.0.1:$port" "127.0.0.1:$http_port" "${addresses[@]}"
     fi
     nginx -t -q -p "$CLUSTER_DIR/nginx" -e "$CLUSTER_DIR/nginx/error.log" -c "$CLUSTER_DIR/nginx/nginx.conf"
     nginx -p "$CLUSTER_DIR/nginx" -e "$CLUSTER_DIR/nginx/error.log" -c "$CLUSTER_DIR/nginx/nginx.conf" \
         </dev/null >/dev/null 2>&1 &
     local nginx_pid=$!
     remember "$nginx_pid" nginx
-    wait_healthy "http://127.0.0.1:$port" 10
+    CURL_CA_BUNDLE="$CLUSTER_DIR/tls/cert.pem" wait_healthy "https://127.0.0.1:$port" 10
 
     if [[ "$CLUSTER_TIME_LIMIT" != 0 ]]; then
         # Counted from now, when everything is up; stopped early, it ends its sleep too.
@@ -178,7 +203,9 @@ start() {
     fi
 
     cat >"$CLUSTER_DIR/cluster.env" <<EOF
-CLUSTER_URL=http://127.0.0.1:$port
+CLUSTER_URL=https://127.0.0.1:$port
+CLUSTER_HTTP_URL=http://127.0.0.1:$http_port
+CLUSTER_CA=$CLUSTER_DIR/tls/cert.pem
 INSTANCE_URLS=(${urls[*]})
 INSTANCE_PIDS=(${pids[*]})
 NGINX_PID=$nginx_pid
@@ -190,7 +217,8 @@ EOF
     for n in $(seq 1 "$INSTANCES"); do
         echo "instance $n: ${urls[$((n - 1))]} (PID ${pids[$((n - 1))]}, log $CLUSTER_DIR/instance$n.log)"
     done
-    echo "nginx:      http://127.0.0.1:$port (PID $nginx_pid)"
+    echo "nginx:      https://127.0.0.1:$port (PID $nginx_pid; certificate $CLUSTER_DIR/tls/cert.pem)"
+    echo "            http://127.0.0.1:$http_port redirects to it"
     if [[ "$CLUSTER_TIME_LIMIT" != 0 ]]; then
         echo "stops by itself after $CLUSTER_TIME_LIMIT s; scripts/cluster.sh stop stops it now"
     fi
@@ -247,7 +275,7 @@ status() {
     if [[ -f "$CLUSTER_DIR/cluster.env" ]]; then
         # shellcheck source=/dev/null
         source "$CLUSTER_DIR/cluster.env"
-        echo "$CLUSTER_URL/healthz: $(curl -s --max-time 2 "$CLUSTER_URL/healthz" || echo unreachable)"
+        echo "$CLUSTER_URL/healthz: $(curl -s --max-time 2 --cacert "$CLUSTER_CA" "$CLUSTER_URL/healthz" || echo unreachable)"
     fi
     return "$down"
 }

@@ -30,17 +30,31 @@ own `detail` must come through.
 Prints `ok: …` or `FAILED: …` a check and `edge-limits: N passed, N failed`; exits 1 if any
 check failed.
 
-Usage: scripts/edge-limits.py --url http://127.0.0.1:PORT
+Over https:// each connection is TLS first (trusting --cacert, else the
+system's certificates), then the same bytes.
+
+Usage: scripts/edge-limits.py --url https://127.0.0.1:PORT [--cacert cert.pem]
 """
 
 import argparse
 import json
 import socket
+import ssl
 import sys
 import time
 import urllib.parse
 
 RESULTS = {"passed": 0, "failed": 0}
+# The TLS context of an https:// --url; None for http://.
+TLS = {"context": None}
+
+
+def connect(host, port):
+    """A connection to the edge: TCP, and TLS over it (handshake done) for https://."""
+    sock = socket.create_connection((host, port), timeout=5)
+    if TLS["context"] is None:
+        return sock
+    return TLS["context"].wrap_socket(sock, server_hostname=host)
 
 
 def report(ok, what):
@@ -50,7 +64,7 @@ def report(ok, what):
 
 def exchange(host, port, data, quiet=2.0):
     """(status, headers with lower-case names, body) of the first answer; status 0 if none."""
-    with socket.create_connection((host, port), timeout=5) as sock:
+    with connect(host, port) as sock:
         try:
             sock.sendall(data)
         except OSError:
@@ -60,7 +74,7 @@ def exchange(host, port, data, quiet=2.0):
         while True:
             try:
                 chunk = sock.recv(65536)
-            except (socket.timeout, ConnectionResetError):
+            except (socket.timeout, ConnectionResetError, ssl.SSLError):
                 break
             if not chunk:
                 break
@@ -126,12 +140,15 @@ def request(method, target, headers=(), body=b"", version="HTTP/1.1", host=True)
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", required=True)
+    parser.add_argument("--cacert", help="the certificate (PEM) to trust for an https:// URL")
     args = parser.parse_args()
     url = urllib.parse.urlsplit(args.url)
     host, port = url.hostname, url.port
+    if url.scheme == "https":
+        TLS["context"] = ssl.create_default_context(cafile=args.cacert)
 
     # Opened first, checked last: nginx closes it at its 10 s head timeout.
-    silent = socket.create_connection((host, port), timeout=5)
+    silent = connect(host, port)
     silent_opened = time.monotonic()
 
     a = lambda count: "a" * count
@@ -193,7 +210,7 @@ def main():
             received += chunk
     except socket.timeout:
         received = None
-    except ConnectionResetError:
+    except (ConnectionResetError, ssl.SSLError):
         pass
     lived = time.monotonic() - silent_opened
     silent.close()

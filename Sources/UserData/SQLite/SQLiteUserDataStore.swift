@@ -1,3 +1,4 @@
+import Basics
 import Dispatch
 import SQLite
 import Synchronization
@@ -18,6 +19,8 @@ public final class SQLiteUserDataStore: UserDataStore {
     static let fileName = "accounts.sqlite"
     static let busyTimeoutMilliseconds: Int32 = 5_000
 
+    /// Held shared while the store is open, so `restore` cannot replace the file under it.
+    private let directoryLock: DataDirectoryLock
     private let writer: LockedConnection
     private let readers: [LockedConnection]
     /// The indexes in `readers` of the idle ones, the most recently used last (its pages
@@ -32,9 +35,23 @@ public final class SQLiteUserDataStore: UserDataStore {
     private let committer = DispatchQueue(label: "past-nyc.group-commit")
 
     init(path: String, readerCount: Int = 4) throws {
+        directoryLock = try Self.lockDirectory(of: path)
         (writer, readers) = try UserDataError.mappingSQLiteErrors { try Self.open(path: path, readerCount: readerCount) }
         idleReaders = Mutex(Array(readers.indices))
         readerIsIdle = DispatchSemaphore(value: readers.count)
+    }
+
+    /// The shared lock on the file's folder; refused while `restore` holds it.
+    private static func lockDirectory(of path: String) throws -> DataDirectoryLock {
+        let directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        do {
+            guard let lock = try DataDirectoryLock.acquire(.shared, directory: directory) else {
+                throw UserDataError(.failed, detail: "past-nyc restore is replacing the user data in \(directory)")
+            }
+            return lock
+        } catch let error as SystemCallError {
+            throw UserDataError(.failed, detail: error.description)
+        }
     }
 
     /// Opens the writer (migrating the file) and the readers.
