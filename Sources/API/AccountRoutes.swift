@@ -164,21 +164,29 @@ public struct AccountRoutes: Sendable {
     /// Runs `body` off the event loop, `AccountsError`s becoming their problems; the
     /// refusals of a fair-use rule are recorded in `refusals` on the way.
     func handler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
-        .accountsBlocking { [refusals] request in
+        .accountsBlocking(recordingRefusals(body))
+    }
+
+    /// A write with a token: `handler`, after the user's write rate admits it.
+    func writeHandler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
+        .accountsBlocking(
+            recordingRefusals { [writeLimiter] request in
+                try writeLimiter?.admit(request)
+                return try body(request)
+            })
+    }
+
+    /// `body`, recording in `refusals` the fair-use refusal (`AccountsError.refusalRule`) it throws.
+    private func recordingRefusals(
+        _ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
+    ) -> @Sendable (HTTPRequest) throws -> HTTPResponse {
+        { [refusals] request in
             do {
                 return try body(request)
             } catch let error as AccountsError {
                 if let rule = error.refusalRule { refusals.record(rule, client: request.remoteAddress) }
                 throw error
             }
-        }
-    }
-
-    /// A write with a token: `handler`, after the user's write rate admits it.
-    func writeHandler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
-        .accountsBlocking { [writeLimiter] request in
-            try writeLimiter?.admit(request)
-            return try body(request)
         }
     }
 
