@@ -25,6 +25,8 @@
 #                       off: `proxy_cache off` (benchmarks of the proxying alone)
 #   DATABASE_URL        use this PostgreSQL instead of starting a throw-away one
 #   PAST_NYC            the binary (default .build/release/past-nyc)
+#   INSTANCE_OPTIONS    more `serve` options for every instance (a load test lifts the
+#                       fair-use limits it must exceed, e.g. `--user-write-rate 0`)
 #
 # After `start`, $CLUSTER_DIR/cluster.env holds CLUSTER_URL (https://…),
 # CLUSTER_HTTP_URL (the redirecting http://…), CLUSTER_CA (the certificate to
@@ -164,7 +166,7 @@ start() {
         # (the client's address, appended by nginx) and do not count its connections
         # against one client; anyone else's X-Forwarded-For is ignored.
         DATA_DIR=$dir SERVER_LOG_FILE="$dir.log" SERVER_LOG_LEVEL=$LOG_LEVEL \
-            launch_server "$PASSWORD_COST" --database-url "$database_url" --trusted-proxy 127.0.0.1
+            launch_server "$PASSWORD_COST" --database-url "$database_url" --trusted-proxy 127.0.0.1 ${INSTANCE_OPTIONS:-}
         pids+=("$SERVER_PID")
         remember "$SERVER_PID" "instance$n"
     done

@@ -3,7 +3,8 @@
 
 Usage: scripts/sync-waits.py [--waits 1000] [--port 8080] [--pid PID]
 
-Against a running server (e.g. `ulimit -n 4096; past-nyc serve --port 8080 --password-cost test`,
+Against a running server (e.g. `ulimit -n 4096; past-nyc serve --port 8080 --password-cost test
+--max-held-waits-per-user 0 --max-connections-per-client 0`: its waits are one user's, from one address,
 and `ulimit -n 4096` for this script too):
 registers a user, takes a sync token, opens WAITS connections that each send
 `GET /sync?since=<token>&wait=30`, waits until the server's resident memory settles,
