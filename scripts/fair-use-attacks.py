@@ -37,6 +37,7 @@ import os
 import random
 import resource
 import socket
+import ssl
 import sys
 import time
 import urllib.parse
@@ -78,8 +79,16 @@ def server_cpu_seconds(pids):
     return total / os.sysconf("SC_CLK_TCK")
 
 
+TLS = {"context": None}
+
+
+def use_tls(cacert):
+    """Every later connection speaks TLS, trusting the certificate `cacert` (PEM)."""
+    TLS["context"] = ssl.create_default_context(cafile=cacert)
+
+
 class Client:
-    """One keep-alive HTTP/1.1 connection from a chosen local address."""
+    """One keep-alive HTTP/1.1 connection from a chosen local address (over TLS after `use_tls`)."""
 
     def __init__(self, host, port, local_address):
         self.host, self.port, self.local_address = host, port, local_address
@@ -87,7 +96,7 @@ class Client:
 
     async def connect(self):
         self.reader, self.writer = await asyncio.open_connection(
-            self.host, self.port, local_addr=(self.local_address, 0))
+            self.host, self.port, local_addr=(self.local_address, 0), ssl=TLS["context"])
 
     def close(self):
         if self.writer:
@@ -145,9 +154,11 @@ async def register(host, port, address, username, password="correct horse batter
 # --- the legitimate client ---------------------------------------------------------
 
 
-def legit_run(url, token, photo_ids, seconds, results):
+def legit_run(url, cacert, token, photo_ids, seconds, results):
     """In its own process: the legitimate client's rounds for `seconds`; puts its latencies."""
     parsed = urllib.parse.urlparse(url)
+    if cacert:
+        use_tls(cacert)
 
     async def run():
         client = Client(parsed.hostname, parsed.port, LEGIT_ADDRESS)
@@ -180,10 +191,10 @@ def legit_run(url, token, photo_ids, seconds, results):
     results.put(asyncio.run(run()))
 
 
-def measure_legit(url, token, photo_ids, seconds):
+def measure_legit(url, cacert, token, photo_ids, seconds):
     """Starts the legitimate client's process; returns a function that waits for its latencies."""
     results = multiprocessing.Queue()
-    process = multiprocessing.Process(target=legit_run, args=(url, token, photo_ids, seconds, results))
+    process = multiprocessing.Process(target=legit_run, args=(url, cacert, token, photo_ids, seconds, results))
     process.start()
 
     def finish():
@@ -436,7 +447,10 @@ def main():
     parser.add_argument("--pid", type=int, action="append", required=True, help="a server process (repeat for a cluster)")
     parser.add_argument("--duration", type=float, default=10.0, help="seconds of each quiet and each attacked run")
     parser.add_argument("--attack", action="append", choices=sorted(ATTACKS), help="only these (repeatable)")
+    parser.add_argument("--cacert", help="the certificate (PEM) to trust, for an https:// URL")
     args = parser.parse_args()
+    if args.url.startswith("https://"):
+        use_tls(args.cacert)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
@@ -451,11 +465,11 @@ def main():
         wait_until_idle(args.pid)
         log(f"{name}: quiet run")
         cpu_before = server_cpu_seconds(args.pid)
-        quiet = measure_legit(args.url, context["legit_token"], context["photo_ids"], args.duration)()
+        quiet = measure_legit(args.url, args.cacert, context["legit_token"], context["photo_ids"], args.duration)()
         cpu_quiet = server_cpu_seconds(args.pid) - cpu_before
         log(f"{name}: attacked run")
         cpu_before = server_cpu_seconds(args.pid)
-        finish = measure_legit(args.url, context["legit_token"], context["photo_ids"], args.duration)
+        finish = measure_legit(args.url, args.cacert, context["legit_token"], context["photo_ids"], args.duration)
         attack = asyncio.run(run_attack(name, host, port, context, args.duration))
         attacked = finish()
         cpu_attacked = server_cpu_seconds(args.pid) - cpu_before

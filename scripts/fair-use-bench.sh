@@ -26,7 +26,8 @@ if [[ "${CLUSTER:-0}" == 1 ]]; then
     source "$CLUSTER_DIR/cluster.env"
     pids=()
     for pid in "${INSTANCE_PIDS[@]}"; do pids+=(--pid "$pid"); done
-    python3 "$ROOT/scripts/fair-use-attacks.py" --url "$CLUSTER_URL" "${pids[@]}" --duration "$DURATION" "$@"
+    python3 "$ROOT/scripts/fair-use-attacks.py" --url "$CLUSTER_URL" --cacert "$CLUSTER_CA" "${pids[@]}" \
+        --duration "$DURATION" "$@"
 else
     start_server owasp
     python3 "$ROOT/scripts/fair-use-attacks.py" --url "$BASE_URL" --pid "$SERVER_PID" --duration "$DURATION" "$@"
