@@ -84,6 +84,7 @@ struct SyncRoutes: Sendable {
             }
         }
         do {
+            if !counted { try requireWorkingToken(held) }
             let page = try accounts.changes(held.user, since: held.since, limit: held.limit)
             switch hold {
             case .held(let ticket):
@@ -113,7 +114,17 @@ struct SyncRoutes: Sendable {
 
     private func answer(_ held: Held, _ responder: HTTPResponder) {
         responder.respondMappingAccountsErrors {
-            .json(try body(try accounts.changes(held.user, since: held.since, limit: held.limit), of: held.user))
+            try requireWorkingToken(held)
+            return .json(try body(try accounts.changes(held.user, since: held.since, limit: held.limit), of: held.user))
+        }
+    }
+
+    /// A request woken after it was held is answered as one sent now with its token:
+    /// `401` when the token stopped working meanwhile, even before the room's next check
+    /// finds it (its `since` may have aged past the kept history with it).
+    private func requireWorkingToken(_ held: Held) throws {
+        guard try accounts.stillAuthenticated([held.user]).contains(held.user) else {
+            throw AccountsError.invalidToken
         }
     }
 
