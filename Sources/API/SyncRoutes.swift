@@ -99,8 +99,19 @@ struct SyncRoutes: Sendable {
             responder.respondMappingAccountsErrors { .json(try body(page, of: held.user)) }
         } catch {
             if case .held(let ticket) = hold { waitRoom.release(held.user.userID, ticket: ticket) }
-            responder.respondMappingAccountsErrors { throw error }
+            responder.respondMappingAccountsErrors { throw stoppedTokenFirst(error, held) }
         }
+    }
+
+    /// The token stopping outranks whatever else went wrong: its expiry may have
+    /// happened between the request's authentication and its read of the log, which
+    /// then found `since` aged past the kept history with it. When the check itself
+    /// fails, the read's own error stands.
+    private func stoppedTokenFirst(_ error: any Error, _ held: Held) -> any Error {
+        guard let working = try? accounts.stillAuthenticated([held.user]), !working.contains(held.user) else {
+            return error
+        }
+        return AccountsError.invalidToken
     }
 
     /// The `429` of a request one more than its user may hold.
