@@ -10,7 +10,7 @@
 # matches the runtime image below.
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-dev zlib1g-dev libpq-dev \
+    && apt-get install -y --no-install-recommends libsqlite3-dev zlib1g-dev libpq-dev libcurl4-openssl-dev libturbojpeg0-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Dependencies first, so that a source change does not fetch them again.
@@ -25,7 +25,7 @@ RUN swift build -c release --static-swift-stdlib --product past-nyc \
 # tini, which forwards signals and reaps children as PID 1.
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-0 zlib1g libpq5 libstdc++6 tini \
+    && apt-get install -y --no-install-recommends libsqlite3-0 zlib1g libpq5 libcurl4 libturbojpeg0 libstdc++6 tini \
     && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --user-group --uid 10001 --home-dir /var/lib/past-nyc --shell /usr/sbin/nologin past-nyc \
     && mkdir -p /var/lib/past-nyc \

@@ -17,6 +17,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libcurl: fetching the photographs from their sources, and sending mail (SMTP).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libjpeg-turbo's TurboJPEG API: lossless rotation and scaled decoding of JPEGs.
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // epoll and eventfd (Linux headers the Glibc module leaves out).
         .systemLibrary(name: "CEpoll"),
         // The compiler's cache prefetch hint (a header-only shim).
