@@ -198,5 +198,28 @@ enum SQLiteUserDataSchema {
             walks_count = (SELECT count(*) FROM walks WHERE walks.user_id = users.id);
         CREATE INDEX users_being_deleted ON users(id) WHERE deleted_at IS NOT NULL;
         """,
+        // The accepted corrections of the shipped catalog, in the order they were
+        // accepted (`sequence`, AUTOINCREMENT: never reused): a catalog generation is the
+        // shipped data with every row laid over it in that order, the last of one photo
+        // and kind winning. Rows are only added, and belong to no user: an account's
+        // erasure leaves them. `feedback_id` names the feedback it accepted, NULL for one
+        // an operator made. The kind's own columns are set, the others NULL.
+        """
+        CREATE TABLE catalog_corrections (
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+            photo_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            latitude REAL,
+            longitude REAL,
+            year INTEGER,
+            degrees INTEGER,
+            feedback_id INTEGER,
+            accepted_at INTEGER NOT NULL,
+            CHECK (
+                (kind = 'location' AND latitude IS NOT NULL AND longitude IS NOT NULL AND year IS NULL AND degrees IS NULL)
+                OR (kind = 'date' AND year IS NOT NULL AND latitude IS NULL AND longitude IS NULL AND degrees IS NULL)
+                OR (kind = 'rotation' AND degrees IS NOT NULL AND latitude IS NULL AND longitude IS NULL AND year IS NULL))
+        ) STRICT;
+        """,
     ])
 }
