@@ -94,7 +94,7 @@ public final class Application: Sendable {
     }
 
     /// How many `GET /sync?wait=` requests are held right now, for tests to wait on.
-    public var heldSyncWaits: Int { syncWaitRoom.heldCount }
+    public var heldSyncWaits: Int { syncWaitRoom.settledCount }
 
     /// The port the server listens on (the real one when configured with port 0).
     public var port: Int { server.port }

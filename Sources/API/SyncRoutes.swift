@@ -88,7 +88,7 @@ struct SyncRoutes: Sendable {
             let page = try accounts.changes(held.user, since: held.since, limit: held.limit)
             switch hold {
             case .held(let ticket):
-                guard !page.changes.isEmpty else { return }
+                guard !page.changes.isEmpty else { return waitRoom.settle(held.user.userID, ticket: ticket) }
                 waitRoom.release(held.user.userID, ticket: ticket)
             case .full(let retryAfterSeconds) where page.changes.isEmpty:
                 refusals.record(.heldWaits, client: held.client)
