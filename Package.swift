@@ -3,14 +3,21 @@ import PackageDescription
 
 let package = Package(
     name: "past-nyc",
-    platforms: [.macOS(.v15)],
+    // The server runs on Linux (and macOS 15); the client library also on Apple's devices.
+    platforms: [.macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "past-nyc", targets: ["PastNYC"]),
+        // The Swift client of the API, for apps: `.package(url: <this repository>, from: …)`.
+        .library(name: "PastNYCClient", targets: ["PastNYCClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // The client's runtime: what its generated code calls, over URLSession.
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // C libraries of the system, wrapped below.
@@ -95,6 +102,17 @@ let package = Package(
             ]
         ),
 
+        // The Swift client: generated from openapi.yaml (Generated/, by
+        // scripts/generate-client.sh) plus its middlewares. Depends on nothing of the server.
+        .target(
+            name: "PastNYCClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+
         // What every test target may use, depending on nothing of the server: temporary
         // directories, a seeded random generator, the package's folder.
         .target(name: "TestSupportCore"),
@@ -116,6 +134,16 @@ let package = Package(
         .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "UserData", "TestSupport"]),
         .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets", "HTTPServer", "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["API", "Basics", "Catalog", "HTTPServer", "WebAssets", "TestSupport"]),
+        // Every operation through the client against the real executable, as an app calls it.
+        .testTarget(
+            name: "PastNYCClientTests",
+            dependencies: [
+                "PastNYCClient", "PastNYC", "TestSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "UserData", "Basics", "Catalog", "SQLite", "Postgres", "TestSupport", "PastNYC", "Walks"]),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import PastNYCClient
 import Testing
+import TestSupport
 
 extension EndToEndTests {
     /// The README's example runs, and the README quotes it as it is.
@@ -18,7 +19,7 @@ extension EndToEndTests {
             let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             let source = try String(contentsOf: here.appendingPathComponent("ReadmeExample.swift"), encoding: .utf8)
             let readme = try String(
-                contentsOf: ServerProcess.repositoryRoot.appendingPathComponent("Clients/Swift/README.md"), encoding: .utf8
+                contentsOf: URL(fileURLWithPath: PackageRoot.path).appendingPathComponent("docs/CLIENT.md"), encoding: .utf8
             )
             let begin = try #require(source.range(of: "// BEGIN README EXAMPLE\n"))
             let end = try #require(source.range(of: "// END README EXAMPLE"))

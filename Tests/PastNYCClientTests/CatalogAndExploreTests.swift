@@ -3,6 +3,7 @@ import OpenAPIRuntime
 import OpenAPIURLSession
 import PastNYCClient
 import Testing
+import TestSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -18,7 +19,7 @@ extension EndToEndTests {
 
             let served = try await client.getOpenAPIDocument().ok.body.yaml
             let bytes = try await Data(collecting: served, upTo: 1 << 20)
-            let file = try Data(contentsOf: ServerProcess.repositoryRoot.appendingPathComponent("openapi.yaml"))
+            let file = try Data(contentsOf: URL(fileURLWithPath: PackageRoot.path).appendingPathComponent("openapi.yaml"))
             #expect(bytes == file)
         }
 

@@ -1,4 +1,4 @@
-// The example of Clients/Swift/README.md, verbatim between the markers
+// The example of docs/CLIENT.md, verbatim between the markers
 // (ReadmeExampleTests checks that the README still quotes it).
 // BEGIN README EXAMPLE
 import Foundation
