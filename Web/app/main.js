@@ -9,6 +9,7 @@ import { announce, reducedMotion } from './dom.js';
 import { Favorites } from './favorites.js';
 import { onFiltersChange, setUpFilters } from './filters.js';
 import { refreshShownHearts, showLocation } from './location-panel.js';
+import { setUpMenu } from './menu.js';
 import { closePanel, panelKind, setUpPanel } from './panel.js';
 import { Places, pinZoom } from './places.js';
 import { Search } from './search.js';
@@ -41,8 +42,10 @@ function saveView() {
   writeViewHash({ lat: center.lat, lon: center.lng, zoom: map.getZoom(), locationID: openLocationID });
 }
 
-function openLocation(locationID) {
+/** Opens a location's photos in the panel, `chosenPhotoID`'s first when given. */
+function openLocation(locationID, chosenPhotoID = null) {
   showLocation(locationID, {
+    chosenPhotoID,
     closed: () => {
       if (openLocationID !== locationID) return;
       openLocationID = null;
@@ -84,11 +87,12 @@ new Walks(map);
 new Search({
   onChoose: (result) => {
     map.setView([result.latitude, result.longitude], Math.max(map.getZoom(), pinZoom + 1), { animate: !reducedMotion });
-    openLocation(result.locationID);
+    openLocation(result.locationID, result.photoID);
   },
 });
 
 setUpPanel();
+setUpMenu();
 setUpAccount();
 session.onChange(() => refreshShownHearts());
 onFiltersChange(() => {

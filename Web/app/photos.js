@@ -6,10 +6,11 @@ import { openAccountDialog } from './account.js';
 import { get, session } from './api.js';
 import { el } from './dom.js';
 import { isSaved, toggleHeart } from './hearts.js';
+import { photoLabel, photoTitle } from './titles.js';
 
 /** What a screen reader says of the picture. */
 function altText(photo, place) {
-  return `Photo: ${photo.title || place || 'untitled'}${photo.date ? `, ${photo.date}` : ', undated'}`;
+  return `Photo: ${photoLabel(photo, place)}`;
 }
 
 /** The thumbnail, replaced by a labelled stand-in if it fails to load. */
@@ -37,7 +38,7 @@ function heartButton(photo, place) {
   const render = () => {
     const saved = session.signedIn && isSaved(photo.photoID);
     button.setAttribute('aria-pressed', String(saved));
-    button.setAttribute('aria-label', `Favorite: ${photo.title || place || 'untitled'}, ${photo.date || 'undated'}`);
+    button.setAttribute('aria-label', `Favorite: ${photoLabel(photo, place)}`);
     button.title = saved ? 'Remove from my favorites' : 'Save to my favorites';
     button.textContent = saved ? '♥' : '♡';
   };
@@ -91,7 +92,7 @@ function detailsToggle(photo) {
 
 /**
  * A list item for `photo` (a PhotoSummary); `place` names where it was taken, for the
- * alt text of a photo without a title.
+ * name of a photo without a title.
  */
 export function photoItem(photo, place) {
   const [detailsButton, details] = detailsToggle(photo);
@@ -99,7 +100,7 @@ export function photoItem(photo, place) {
   const item = el('li', { class: 'photo', dataset: { photoId: photo.photoID } }, [
     thumbnail(photo, place),
     el('div', { class: 'photo-text' }, [
-      el('p', { class: 'photo-title', text: photo.title || 'Untitled' }),
+      el('p', { class: 'photo-title', text: photoTitle(photo, place), dataset: { untitled: String(!photo.title) } }),
       el('p', { class: 'photo-date', text: photo.date || 'Undated' }),
       el('div', { class: 'photo-actions' }, [heart, detailsButton]),
     ]),
