@@ -20,7 +20,7 @@ extension AccountRoutes {
             throw HTTPError(.notFound, detail: "no photo has the id \(photoID)")
         }
         accounts.recordView(token: token, photoID: photoID) { outcome in
-            responder.respondMappingAccountsErrors { .json(RecentJSON.recent(try outcome.get(), placed: placed)) }
+            responder.respond { .json(RecentJSON.recent(try outcome.get(), placed: placed)) }
         }
     }
 
@@ -39,7 +39,7 @@ extension AccountRoutes {
 
     func clearRecents(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
         accounts.clearRecents(try authenticate(request)) { outcome in
-            responder.respondMappingAccountsErrors {
+            responder.respond {
                 try outcome.get()
                 return .empty(.noContent)
             }

@@ -137,7 +137,7 @@ public struct AccountRoutes: Sendable {
             if case .failure(AccountsError.favoriteLimitReached) = outcome {
                 refusals.record(.favorites, client: request.remoteAddress)
             }
-            responder.respondMappingAccountsErrors {
+            responder.respond {
                 let saved = try outcome.get()
                 return .json(FavoriteJSON.favorite(saved.favorite, photos: photos), status: saved.created ? .created : .ok)
             }
@@ -147,7 +147,7 @@ public struct AccountRoutes: Sendable {
     private func removeFavorite(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
         let user = try authenticate(request)
         accounts.removeFavorite(user, photoID: request.pathParameters["photoID"] ?? "") { outcome in
-            responder.respondMappingAccountsErrors {
+            responder.respond {
                 try outcome.get()
                 return .empty(.noContent)
             }
@@ -161,15 +161,15 @@ public struct AccountRoutes: Sendable {
         try accounts.authenticate(request)
     }
 
-    /// Runs `body` off the event loop, `AccountsError`s becoming their problems; the
-    /// refusals of a fair-use rule are recorded in `refusals` on the way.
+    /// Runs `body` off the event loop; the refusals of a fair-use rule are recorded in
+    /// `refusals` on the way.
     func handler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
-        .accountsBlocking(recordingRefusals(body))
+        .blocking(recordingRefusals(body))
     }
 
     /// A write with a token: `handler`, after the user's write rate admits it.
     func writeHandler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
-        .accountsBlocking(
+        .blocking(
             recordingRefusals { [writeLimiter] request in
                 try writeLimiter?.admit(request)
                 return try body(request)
@@ -190,10 +190,10 @@ public struct AccountRoutes: Sendable {
         }
     }
 
-    /// A write with a token that answers through the responder once it has committed
-    /// (`AccountsError`s becoming their problems), after the user's write rate admits it.
+    /// A write with a token that answers through the responder once it has committed,
+    /// after the user's write rate admits it.
     func deferredWriteHandler(_ body: @escaping @Sendable (HTTPRequest, HTTPResponder) throws -> Void) -> RouteHandler {
-        .accountsDeferred { [writeLimiter] request, responder in
+        .deferred { [writeLimiter] request, responder in
             try writeLimiter?.admit(request)
             try body(request, responder)
         }

@@ -17,7 +17,7 @@ struct PopularRoutes {
             .get, "/photos/popular", caching: .unspecified,
             .immediateUnlessBlocking(
                 { request in try answer(request) { popular.recent(days: $0) } },
-                blocking: RouteHandler.mappingAccountsErrors { request in
+                blocking: { request in
                     try answer(request) { try popular.popular(days: $0) }!
                 }))
     }

@@ -44,12 +44,7 @@ public struct SearchRoutes: Sendable {
     private func query(_ request: HTTPRequest) throws -> SearchQuery {
         let parameters = try QueryParameters(request, known: Self.parameters)
         guard let q = parameters.value("q") else { throw QueryParameters.invalid("q", "is required") }
-        let terms: SearchTerms
-        do {
-            terms = try SearchTerms(q)
-        } catch {
-            throw error.httpError
-        }
+        let terms = try SearchTerms(q)
         let filter = try parameters.filter(topics: topics)
         var origin: (latitude: Double, longitude: Double)?
         if parameters.value("lat") != nil || parameters.value("lon") != nil {
@@ -59,7 +54,7 @@ public struct SearchRoutes: Sendable {
         var query = SearchQuery(terms: terms, filter: filter, origin: origin, limit: limit)
         if let cursor = parameters.value("cursor") {
             guard let offset = OffsetCursor.decode(cursor, listDigest: query.listDigest) else {
-                throw SearchError.invalidCursor.httpError
+                throw SearchError.invalidCursor
             }
             query.offset = offset
         }

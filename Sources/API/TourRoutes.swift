@@ -36,7 +36,7 @@ struct TourRoutes: Sendable {
         router.add(.get, "/tours", caching: .catalog, .handOff { request, responder in
             compute.answer(responder) { try tour(request) }
         })
-        router.add(.get, "/tours/favorites", caching: .noStore, .accountsDeferred { try favoritesTour($0, $1) })
+        router.add(.get, "/tours/favorites", caching: .noStore, .deferred { try favoritesTour($0, $1) })
     }
 
     static let tourParameters: QueryParameterNames = [

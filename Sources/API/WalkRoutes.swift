@@ -139,14 +139,8 @@ public struct WalkRoutes: Sendable {
         }
     }
 
-    /// Runs `body` off the event loop and turns walk and account errors into their problems.
+    /// Runs `body` off the event loop.
     private func handler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
-        .accountsBlocking { request in
-            do {
-                return try body(request)
-            } catch let error as WalkError {
-                throw error.httpError
-            }
-        }
+        .blocking(body)
     }
 }

@@ -140,7 +140,7 @@ final class Connection {
                 }
                 if case .found(.deferred(let run), _, _) = match {
                     let workers = loop.context.workers
-                    answerLater(request) { responder in workers.submit { run(request, responder) } }
+                    answerLater(request) { responder in workers.submit { responder.run(run) } }
                     return
                 }
                 if case .found(.handOff(let run), _, _) = match {

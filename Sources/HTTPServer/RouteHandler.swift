@@ -1,6 +1,6 @@
 /// How and where a route's handler runs. Handlers never see a socket: they take a
-/// parsed request and return a response value, or throw (an `HTTPError` becomes its
-/// problem+json; anything else becomes a 500 whose details are logged, not sent).
+/// parsed request and return a response value, or throw (an `HTTPResponseError` becomes
+/// its problem+json; anything else becomes a 500 whose details are logged, not sent).
 public enum RouteHandler: Sendable {
     /// Runs on the connection's event loop. Only for fast work on memory that
     /// never blocks: no SQLite, no file I/O, no password hashing, no waiting on locks
@@ -19,8 +19,9 @@ public enum RouteHandler: Sendable {
     /// Runs on the worker pool, as `blocking`, but answers through its `HTTPResponder`,
     /// at once or later from any thread: for a request that waits on something other
     /// than its own work (its group commit, a change to come) without holding a worker
-    /// meanwhile. The connection then waits without a thread.
-    case deferred(@Sendable (HTTPRequest, HTTPResponder) -> Void)
+    /// meanwhile. The connection then waits without a thread. What it throws before it
+    /// answers is the answer, rendered as every handler's error is.
+    case deferred(@Sendable (HTTPRequest, HTTPResponder) throws -> Void)
     /// Runs on the connection's event loop, under the rules of `immediate`, and answers
     /// through its `HTTPResponder` later, from any thread: for a handler that only hands
     /// the request on to what will answer it (a pool of its own). Unlike `deferred`, no
@@ -50,7 +51,8 @@ public enum RouteHandler: Sendable {
     public enum Placement: Sendable {
         case immediate(@Sendable (HTTPRequest) throws -> HTTPResponse)
         case blocking(@Sendable (HTTPRequest) throws -> HTTPResponse)
-        case deferred(@Sendable (HTTPRequest, HTTPResponder) -> Void)
+        /// Run through `HTTPResponder.run(_:)`, which answers with what it throws.
+        case deferred(@Sendable (HTTPRequest, HTTPResponder) throws -> Void)
         case handOff(@Sendable (HTTPRequest, HTTPResponder) -> Void)
     }
 }

@@ -80,6 +80,7 @@ import TestSupport
 
     @Test func badInputIsRefusedOnTheFastPathToo() throws {
         let (fast, _) = try Self.paths(try SearchHarness.router.get())
-        #expect(throws: HTTPError.self) { try fast(Self.request([("q", "\"*")])) }
+        let refusal = #expect(throws: SearchError.self) { try fast(Self.request([("q", "\"*")])) }
+        #expect(refusal?.problem?.status == .badRequest)
     }
 }

@@ -1,7 +1,7 @@
 import Accounts
 import HTTPServer
 
-extension AccountsError {
+extension AccountsError: HTTPResponseError {
     /// The `WWW-Authenticate` challenge of every 401 (RFC 6750 §3).
     static let bearerChallenge = #"Bearer realm="past-nyc""#
     /// The challenge when the request carried a token that does not work (RFC 6750 §3.1).
@@ -9,7 +9,7 @@ extension AccountsError {
 
     /// The problem the client sees. `corruptPasswordHash` is a server fault: nil, so
     /// the original error reaches the server's 500 handling and its log.
-    var httpError: HTTPError? {
+    public var problem: HTTPError? {
         switch self {
         case .invalidField(let field, let reason):
             return HTTPError(.badRequest, detail: "\(field) \(reason)")

@@ -1,10 +1,10 @@
 import HTTPServer
 import Walks
 
-extension WalkError {
+extension WalkError: HTTPResponseError {
     /// The problem the client sees. Another user's walk is a 404 like a walk that never
     /// existed: the answer tells nothing of other users' walks.
-    var httpError: HTTPError {
+    public var problem: HTTPError? {
         switch self {
         case .walkNotFound:
             HTTPError(.notFound, detail: "walkID names no walk of yours")

@@ -1,11 +1,11 @@
 import UserData
 import HTTPServer
 
-extension UserDataError {
+extension UserDataError: HTTPResponseError {
     /// The problem the client sees: a write the disk cannot hold and a store that is
     /// busy or unreachable are 503s with `Retry-After`. Anything else is a server fault:
     /// nil, so the error reaches the server's 500 handling and its log.
-    var httpError: HTTPError? {
+    public var problem: HTTPError? {
         switch kind {
         case .storageFailure:
             return HTTPError.storageUnavailable

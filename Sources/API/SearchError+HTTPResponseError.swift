@@ -1,9 +1,9 @@
 import Explore
 import HTTPServer
 
-extension SearchError {
+extension SearchError: HTTPResponseError {
     /// The 400 the client sees, naming the parameter at fault.
-    var httpError: HTTPError {
+    public var problem: HTTPError? {
         switch self {
         case .queryLength(let length):
             return QueryParameters.invalid(
