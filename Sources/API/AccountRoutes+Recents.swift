@@ -17,7 +17,7 @@ extension AccountRoutes {
         guard let placed = photos.placedPhotoJSON(photoID: photoID) else {
             // A token that does not work is a 401 first, as on every protected endpoint.
             _ = try accounts.authenticate(token: token)
-            throw HTTPError(.notFound, detail: "no photo has the id \(photoID)")
+            throw HTTPError.unknownPhoto(photoID)
         }
         accounts.recordView(token: token, photoID: photoID) { outcome in
             responder.respond { .json(RecentJSON.recent(try outcome.get(), placed: placed)) }

@@ -48,8 +48,12 @@ public struct AccountRoutes: Sendable {
 
     // MARK: Users
 
+    static let credentialsShape = #"{"username": string, "password": string}"#
+    static let passwordChangeShape = #"{"currentPassword": string, "newPassword": string}"#
+    static let passwordShape = #"{"password": string}"#
+
     private func registerUser(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = try JSONBody(request)
+        let body = try JSONBody(request, shape: Self.credentialsShape)
         try body.rejectUnknownFields(known: ["username", "password"])
         let username = try body.string("username")
         let password = try body.string("password")
@@ -58,7 +62,7 @@ public struct AccountRoutes: Sendable {
     }
 
     private func login(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = try JSONBody(request)
+        let body = try JSONBody(request, shape: Self.credentialsShape)
         try body.rejectUnknownFields(known: ["username", "password"])
         let username = try body.string("username")
         let password = try body.string("password")
@@ -78,7 +82,7 @@ public struct AccountRoutes: Sendable {
 
     private func changePassword(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try authenticate(request)
-        let body = try JSONBody(request)
+        let body = try JSONBody(request, shape: Self.passwordChangeShape)
         try body.rejectUnknownFields(known: ["currentPassword", "newPassword"])
         let currentPassword = try body.string("currentPassword")
         let newPassword = try body.string("newPassword")
@@ -90,7 +94,7 @@ public struct AccountRoutes: Sendable {
     /// Answers once the account and all its data are erased (`Accounts.deleteUser`, in slices).
     private func deleteUser(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try authenticate(request)
-        let body = try JSONBody(request)
+        let body = try JSONBody(request, shape: Self.passwordShape)
         try body.rejectUnknownFields(known: ["password"])
         let password = try body.string("password")
         try accounts.deleteUser(user, password: password, clientAddress: request.remoteAddress)
@@ -131,7 +135,7 @@ public struct AccountRoutes: Sendable {
         guard photos.placedPhotoJSON(photoID: photoID) != nil else {
             // A token that does not work is a 401 first, as on every protected endpoint.
             _ = try accounts.authenticate(token: token)
-            throw HTTPError(.notFound, detail: "no photo has the id \(photoID)")
+            throw HTTPError.unknownPhoto(photoID)
         }
         accounts.saveFavorite(token: token, photoID: photoID) { [photos, refusals] outcome in
             if case .failure(AccountsError.favoriteLimitReached) = outcome {

@@ -92,7 +92,7 @@ public struct CatalogRoutes: Sendable {
     func photo(_ request: HTTPRequest) throws -> HTTPResponse {
         let photoID = request.pathParameters["photoID"] ?? ""
         guard let index = catalog.photoIndex(photoID: photoID) else {
-            throw HTTPError(.notFound, detail: "There is no photo with ID '\(photoID.prefix(80))'.")
+            throw HTTPError.unknownPhoto(photoID)
         }
         let etag = CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "p") { $0.add(index) }
         return .json(json.photoBody(index), etag: etag)
@@ -102,7 +102,7 @@ public struct CatalogRoutes: Sendable {
     func location(_ request: HTTPRequest) throws -> HTTPResponse {
         let locationID = request.pathParameters["locationID"] ?? ""
         guard let location = catalog.locationIndex(locationID: locationID) else {
-            throw HTTPError(.notFound, detail: "There is no location with ID '\(locationID.prefix(80))'.")
+            throw HTTPError.unknown("locationID", locationID, names: "location")
         }
         let parameters = try QueryParameters(request, known: Self.locationParameters)
         let limit = try parameters.integer("limit", default: 50, in: 1...100)

@@ -24,7 +24,7 @@ public final class HTTPResponder: Sendable {
     deinit {
         guard !answered.load(ordering: .acquiring) else { return }
         logger.error("handler dropped its request", metadata: ["path": .string(request.path), "request_id": .string(request.requestID)])
-        deliver(HTTPError(.internalServerError, detail: "The server could not complete the request.").problemResponse)
+        deliver(HTTPError(.internalServerError, detail: "the server could not complete the request").problemResponse)
     }
 
     /// Runs a `deferred` handler on the calling thread and waits for its answer: for

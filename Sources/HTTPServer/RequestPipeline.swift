@@ -30,7 +30,7 @@ enum RequestPipeline {
                 headers: HTTPHeaders([("Allow", allow)]))
             return error.problemResponse
         case .notFound:
-            return HTTPError(.notFound, detail: "No resource at this path.").problemResponse
+            return HTTPError(.notFound, detail: "no resource at this path").problemResponse
         }
     }
 
@@ -73,7 +73,7 @@ enum RequestPipeline {
             logger().error(
                 "handler failed",
                 metadata: ["error": "\(error)", "path": .string(request.path), "request_id": .string(request.requestID)])
-            return HTTPError(.internalServerError, detail: "The server could not complete the request.").problemResponse
+            return HTTPError(.internalServerError, detail: "the server could not complete the request").problemResponse
         }
     }
 }

@@ -102,7 +102,7 @@ enum ResponseEncoder {
             case .unsatisfiable:
                 // RFC 9110 §15.5.17: the current length, so the client can ask again.
                 let problem = HTTPError(
-                    .rangeNotSatisfiable, detail: "The range starts past the end of the \(length) bytes of this resource."
+                    .rangeNotSatisfiable, detail: "the range starts past the end of the \(length) bytes of this resource"
                 ).problemResponse
                 status = problem.status
                 body = problem.body

@@ -110,7 +110,7 @@ import Walks
                 #expect(response.header(header) != nil, "\(path) lacks \(header)")
             }
             if expected.status == 500 {
-                #expect(problem["detail"] as? String == "The server could not complete the request.", "a fault tells nothing")
+                #expect(problem["detail"] as? String == "the server could not complete the request", "a fault tells nothing")
             }
         }
     }
