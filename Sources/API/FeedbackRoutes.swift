@@ -8,7 +8,7 @@ import HTTPServer
 ///
 /// Every handler is `.blocking` (the user-data store) and authenticates before it looks
 /// at anything else; the moderation endpoints then check the caller's role (403) before
-/// their parameters or body, reading it anew for every request. Another user's
+/// their parameters' values or body, reading it anew for every request. Another user's
 /// feedback answers 404 like one that does not exist. Writes pass the user's write rate
 /// first (`UserWriteLimiter`; nil when `--user-write-rate` is 0).
 public struct FeedbackRoutes: Sendable {
@@ -92,9 +92,12 @@ public struct FeedbackRoutes: Sendable {
         return .json(FeedbackJSON.page(try desk.mine(user, limit: limit, cursor: parameters.string("cursor"))))
     }
 
+    /// A parameter given twice is refused before the role is read, as on every endpoint;
+    /// the values only after it.
     private func queue(_ request: HTTPRequest) throws -> HTTPResponse {
-        let moderator = try desk.moderator(try accounts.authenticate(request))
+        let user = try accounts.authenticate(request)
         let parameters = try QueryParameters(request, known: Self.queueParameters)
+        let moderator = try desk.moderator(user)
         let status = try Self.named("status", parameters, as: FeedbackStatus.self) ?? .open
         let kind = try Self.named("kind", parameters, as: FeedbackKind.self)
         let limit = try parameters.integer("limit", default: Self.defaultPageLimit, in: Self.pageLimit)
