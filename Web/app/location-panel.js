@@ -9,6 +9,7 @@ import { filterParameters } from './filters.js';
 import { loadHearts, onHeartsChange } from './hearts.js';
 import { showPanel } from './panel.js';
 import { photoItem } from './photos.js';
+import { closeReport } from './report.js';
 
 const pageSize = 24;
 
@@ -24,6 +25,7 @@ export async function showLocation(locationID, { closed } = {}) {
     kind: 'location',
     closed: (replaced) => {
       if (shownList === list) shownList = null;
+      closeReport();
       closed?.(replaced);
     },
   });
@@ -43,7 +45,8 @@ export async function showLocation(locationID, { closed } = {}) {
       document.getElementById('panel-title').textContent = place;
       summary.textContent = `${page.borough ? `${page.borough}: ` : ''}${plural(page.photoCount, 'photo')}`;
       list.dataset.photoCount = String(page.photoCount);
-      const items = page.photos.map((photo) => photoItem(photo, place));
+      const where = { latitude: page.latitude, longitude: page.longitude };
+      const items = page.photos.map((photo) => photoItem(photo, place, where));
       list.append(...items);
       cursor = page.nextCursor;
       more.hidden = cursor === null;
