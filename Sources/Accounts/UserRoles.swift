@@ -1,3 +1,4 @@
+import Foundation
 import UserData
 
 /// The users' roles as the operator sets them (`past-nyc moderators add|remove|list`),
@@ -7,14 +8,25 @@ import UserData
 /// with no cache to expire and no restart.
 public enum UserRoles {
     /// Gives the account named `username` (any case) the role `role`; giving it the role
-    /// it has changes nothing.
+    /// it has changes nothing. A change is a change of the user's profile for `GET /sync`
+    /// (`User.role`), logged in the same transaction after the user's row is locked, as
+    /// every write of a user's data does (`ChangeLog`).
     /// - Throws: `UnknownUsername`; `UserDataError`.
-    public static func assign(_ role: UserRole, toUsername username: String, in store: any UserDataStore) throws {
+    public static func assign(
+        _ role: UserRole, toUsername username: String, in store: any UserDataStore, now: Date = Date()
+    ) throws {
         let key = CredentialPolicy.key(forUsername: username)
+        let second = Int64(now.timeIntervalSince1970.rounded(.down))
         let found = try store.write { connection in
+            let userID = try connection.queryFirst(
+                "SELECT id FROM users WHERE username_key = ? AND deleted_at IS NULL", [.text(key)]
+            ) { $0.int64(0) }
+            guard let userID else { return false }
+            try connection.lockRows("SELECT 1 FROM users WHERE id = ?", [.integer(userID)])
             try connection.execute(
-                "UPDATE users SET role = ? WHERE username_key = ? AND deleted_at IS NULL", [.text(role.rawValue), .text(key)])
-            return connection.changes > 0
+                "UPDATE users SET role = ? WHERE id = ? AND role <> ?", [.text(role.rawValue), .integer(userID), .text(role.rawValue)])
+            if connection.changes > 0 { try ChangeLog.record(.profile, userID: userID, at: second, in: connection) }
+            return true
         }
         guard found else { throw UnknownUsername(username: username) }
     }

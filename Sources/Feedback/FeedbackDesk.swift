@@ -63,6 +63,7 @@ public final class FeedbackDesk: Sendable {
         let fields = Self.fieldValues(change)
         return try database.groupWrite { [dailyLimit] connection in
             try Accounts.lockUser(user, in: connection)
+            // No role: the account's deletion began since the token was checked.
             guard try UserRoles.role(ofUser: user.userID, in: connection) != nil else { throw AccountsError.invalidToken }
             if kind == .rotation { try Self.lockPhoto(photoID, in: connection) }
             let open = try connection.queryFirst(
@@ -78,7 +79,7 @@ public final class FeedbackDesk: Sendable {
             } else {
                 // The `dailyLimit`-th newest of the user's feedbacks in the window: while
                 // there is one, the window is full, until it leaves.
-                let window = Self.dailyWindow
+                let window = FeedbackRules.dailyWindowSeconds
                 let filling = try connection.queryFirst(
                     """
                     SELECT created_at FROM feedback WHERE user_id = ? AND created_at > ?
@@ -205,9 +206,6 @@ public final class FeedbackDesk: Sendable {
     }
 
     // MARK: Helpers
-
-    /// The window of the daily limit, in seconds.
-    private static let dailyWindow = FeedbackRules.dailyWindowSeconds
 
     /// Accepts the photo's open rotation feedbacks that its users agree on
     /// (`RotationAgreement`), oldest first, each with its correction. The caller holds
