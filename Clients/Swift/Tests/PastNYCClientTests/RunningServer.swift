@@ -2,9 +2,11 @@ import Foundation
 import Testing
 
 /// A suite trait: one server for the whole suite (started before its first test,
-/// stopped after its last), whose URL the tests read from `RunningServer.url`.
+/// stopped after its last), whose URL the tests read from `RunningServer.url` and whose
+/// data directory from `RunningServer.dataDirectory`.
 struct RunningServer: SuiteTrait, TestScoping {
     @TaskLocal static var url: URL?
+    @TaskLocal static var dataDirectory: URL?
 
     func provideScope(
         for test: Test,
@@ -13,7 +15,9 @@ struct RunningServer: SuiteTrait, TestScoping {
     ) async throws {
         let server = try ServerProcess()
         defer { server.stop() }
-        try await Self.$url.withValue(server.baseURL, operation: function)
+        try await Self.$url.withValue(server.baseURL) {
+            try await Self.$dataDirectory.withValue(server.dataDirectory, operation: function)
+        }
     }
 }
 

@@ -32,7 +32,8 @@ final class ServerProcess {
 
     let baseURL: URL
     private let process: Process
-    private let dataDirectory: URL
+    /// The server's data directory, where the operator's commands (`past-nyc moderators`) act.
+    let dataDirectory: URL
 
     /// Starts the server and returns once it logs its port (after the first start's
     /// catalog import).
@@ -92,6 +93,22 @@ final class ServerProcess {
             throw StartError.exitedBeforeListening(output: output)
         }
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    /// Runs `past-nyc moderators add username` on the running server's data directory, as
+    /// the operator names a moderator.
+    static func makeModerator(_ username: String, dataDirectory: URL) throws {
+        let command = Process()
+        command.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.environment["PAST_NYC_SERVER"] ?? "")
+        command.arguments = ["moderators", "add", username, "--data-dir", dataDirectory.path]
+        command.standardOutput = FileHandle.nullDevice
+        try command.run()
+        command.waitUntilExit()
+        guard command.terminationStatus == 0 else { throw CommandError.failed(command.arguments ?? [], command.terminationStatus) }
+    }
+
+    enum CommandError: Error {
+        case failed([String], Int32)
     }
 
     /// SIGTERM, waits for the exit, removes the data directory; returns the exit status.
