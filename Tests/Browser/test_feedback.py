@@ -84,6 +84,7 @@ def test_a_report_sends_what_the_person_chose(page, shot):
     assert (sent["kind"], sent["latitude"], sent["longitude"], sent["status"]) == ("location", latitude, longitude, "open")
 
     # A point far away is refused by the server, which names the field, and nothing is sent.
+    page.watch.expect_refusal(400, f"/photos/{ids[1]}/feedback")
     form = open_report(page, ids[1])
     form.get_by_label("Wrong place").check()
     form.get_by_label("Latitude").fill("45")

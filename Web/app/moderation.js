@@ -2,7 +2,8 @@
 // first, by status and kind, a page at a time), and the feedback chosen from it beside
 // its photo and, on a map, the photo's place in the catalog with the place suggested;
 // Accept or Reject decides it (`POST /feedback/{feedbackID}/decision`). Only a
-// moderator's token lists the queue: anyone else is told so.
+// moderator's token lists the queue: anyone else (`GET /users/me` says their role) is
+// told so.
 //
 // For tests, the queue tells what it shows: data-state ("loading", "ready", "error",
 // "forbidden") and data-count; the review its data-feedback-id, and its map the
@@ -13,6 +14,7 @@ import { drawBase } from './base-map.js';
 import { announce, el, formatDistance } from './dom.js';
 
 const pageSize = 20;
+const forbidden = 'Only moderators can see the queue. The server’s operator names them (past-nyc moderators add).';
 const kindNames = { location: 'Place', date: 'Year', rotation: 'Rotation', other: 'Other' };
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -94,9 +96,7 @@ async function loadPage() {
       return;
     }
     queue.dataset.state = failure.status === 403 ? 'forbidden' : 'error';
-    queueMessage.textContent = failure.status === 403
-      ? 'Only moderators can see the queue. The server’s operator names them (past-nyc moderators add).'
-      : `The queue could not load: ${failure.message}`;
+    queueMessage.textContent = failure.status === 403 ? forbidden : `The queue could not load: ${failure.message}`;
   } finally {
     more.disabled = false;
   }
@@ -209,10 +209,25 @@ async function decide(accept) {
   }
 }
 
+/** Lists the queue for a moderator; tells anyone else why there is none. */
 async function start() {
   signIn.hidden = true;
   queuePane.hidden = false;
   document.getElementById('moderator-name').textContent = session.username ? `Signed in as ${session.username}` : '';
+  let user;
+  try {
+    user = await call('GET', '/users/me', { signedIn: true });
+  } catch (failure) {
+    if (!(failure instanceof ApiError)) throw failure;
+    if (failure.status === 401) showSignIn();
+    else queueMessage.textContent = `Your account could not load: ${failure.message}`;
+    return;
+  }
+  if (user.role !== 'moderator') {
+    queue.dataset.state = 'forbidden';
+    queueMessage.textContent = forbidden;
+    return;
+  }
   await reload();
 }
 

@@ -87,20 +87,20 @@ function dateSection() {
   };
 }
 
-/** The rotation section: the photo, turned a quarter clockwise at each press. */
-function rotationSection(photo) {
+/** The rotation section: the photo, turned a quarter clockwise at each press (`turned` runs then). */
+function rotationSection(photo, turned) {
   let degrees = 0;
   const preview = el('img', {
     class: 'report-preview', src: photo.thumbnailURL, alt: 'The photo as you turn it', referrerpolicy: 'no-referrer',
   });
   preview.addEventListener('error', () => preview.classList.add('thumb-missing'), { once: true });
   const said = el('output', { class: 'report-turn', text: 'Not turned yet.' });
-  const turn = el('button', { type: 'button', class: 'secondary report-turn-button', text: 'Turn ↻' });
+  const turn = el('button', { type: 'button', class: 'plain', text: 'Turn ↻' });
   turn.addEventListener('click', () => {
     degrees = (degrees + 90) % 360;
     preview.style.transform = `rotate(${degrees}deg)`;
     said.textContent = degrees === 0 ? 'Not turned yet.' : `Turned ${degrees}° clockwise.`;
-    turn.dataset.degrees = String(degrees);
+    turned();
   });
   return {
     section: el('div', { class: 'report-kind', dataset: { kind: 'rotation' } }, [
@@ -124,8 +124,12 @@ function otherSection() {
 
 /** The form for `photo`, taken at `where`; `close` removes it. */
 function reportForm(photo, where, close) {
+  const error = el('p', { class: 'error', role: 'alert' });
   const sections = {
-    location: placeSection(photo, where), date: dateSection(), rotation: rotationSection(photo), other: otherSection(),
+    location: placeSection(photo, where),
+    date: dateSection(),
+    rotation: rotationSection(photo, () => { error.textContent = ''; }),
+    other: otherSection(),
   };
   const name = `report-kind-${photo.photoID}`;
   const choices = el('fieldset', { class: 'report-kinds' }, [
@@ -134,9 +138,8 @@ function reportForm(photo, where, close) {
       el('input', { type: 'radio', name, value: kind, required: true }), ` ${label}`,
     ])),
   ]);
-  const error = el('p', { class: 'error', role: 'alert' });
   const send = el('button', { type: 'submit', text: 'Send' });
-  const cancel = el('button', { type: 'button', class: 'secondary', text: 'Cancel', on: { click: close } });
+  const cancel = el('button', { type: 'button', class: 'plain', text: 'Cancel', on: { click: close } });
   const form = el('form', { class: 'report', dataset: { state: 'ready' } }, [
     choices, ...Object.values(sections).map(({ section }) => section), error,
     el('div', { class: 'dialog-buttons' }, [send, cancel]),
@@ -190,7 +193,7 @@ function reportForm(photo, where, close) {
  */
 export function reportControls(photo, where) {
   const container = el('div', { class: 'report-container' });
-  const button = el('button', { type: 'button', class: 'secondary report-button', 'aria-expanded': 'false', text: 'Report a problem' });
+  const button = el('button', { type: 'button', class: 'plain', 'aria-expanded': 'false', text: 'Report a problem' });
   const close = () => {
     container.firstChild?.dispose?.();
     container.replaceChildren();
