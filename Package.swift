@@ -72,6 +72,11 @@ let package = Package(
             ]
         ),
 
+        // Feedback on the catalog and its moderation: reports of a photo's place, date,
+        // rotation or anything else, the moderators' decisions, the rotation agreement, and
+        // the corrections an acceptance appends to the user data.
+        .target(name: "Feedback", dependencies: ["Catalog", "Accounts", "UserData"]),
+
         // Exploring the catalog: map clusters, full-text search, walking tours.
         .target(name: "Explore", dependencies: ["Basics", "Catalog", "SQLite"]),
 
@@ -87,7 +92,8 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore", "Walks", "WebAssets", "CPrefetch", "Gzip",
+                "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore", "Walks", "Feedback", "WebAssets",
+                "CPrefetch", "Gzip",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -132,6 +138,9 @@ let package = Package(
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "UserData", "API", "HTTPServer", "SQLite", "TestSupport"]),
         .testTarget(name: "ExploreTests", dependencies: ["Basics", "Explore", "Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "UserData", "TestSupport"]),
+        .testTarget(
+            name: "FeedbackTests",
+            dependencies: ["Feedback", "Catalog", "Accounts", "UserData", "API", "HTTPServer", "TestSupport"]),
         .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets", "HTTPServer", "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["API", "Basics", "Catalog", "HTTPServer", "WebAssets", "TestSupport"]),
         // Every operation through the client against the real executable, as an app calls it.
@@ -144,6 +153,6 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "UserData", "Basics", "Catalog", "SQLite", "Postgres", "TestSupport", "PastNYC", "Walks"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "UserData", "Basics", "Catalog", "SQLite", "Postgres", "TestSupport", "PastNYC", "Walks", "Feedback"]),
     ]
 )

@@ -33,6 +33,9 @@ rm -rf "$SCREENSHOTS"
 mkdir -p "$SCREENSHOTS"
 start_server test
 wait_healthy "$BASE_URL" 10 "$SERVER_PID"
+# The moderation tests name a moderator as the operator does: `past-nyc moderators add`
+# on the server's data directory, while it runs.
+export PAST_NYC_DATA_DIR="${DATA_DIR:-$WORK_DIR/data}"
 echo "browser-test: $PAST_NYC_BIN on $BASE_URL (pid $SERVER_PID), ready after $((SECONDS - STARTED)) s"
 
 status=0

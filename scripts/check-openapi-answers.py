@@ -122,9 +122,16 @@ def read_response(connection):
 class Check:
     """The running server, the users the recipes made, and the mismatches found."""
 
-    def __init__(self, port):
+    def __init__(self, port, operator):
         self.port = port
         self.tokens = {}
+        # `past-nyc` with the store options of the server: how the operator acts on it.
+        self.operator = operator
+
+    def make_moderator(self, username):
+        """`past-nyc moderators add`, as the server's operator names a moderator."""
+        subprocess.run([*self.operator[:1], "moderators", "add", username, *self.operator[1:]],
+                       check=True, stdout=subprocess.DEVNULL)
 
     def call(self, method, path, body=None, user=None, **options):
         token = self.tokens[user] if user else None
@@ -174,6 +181,7 @@ def matches(example, real, where, prefix=False, problems=None):
 STATEN_ISLAND_PHOTO = "729011f-a"
 SECOND_AVENUE_PHOTO = "723443f-a"
 SECOND_AVENUE_OTHER = "723446f-a"
+FEEDBACK_PHOTO = "705740f-a"
 PASSWORD = "correct horse battery staple"
 UNION_SQUARE = {"latitude": 40.7359, "longitude": -73.9911}
 SEVENTEENTH_STREET = {"latitude": 40.7371, "longitude": -73.9903}
@@ -384,6 +392,69 @@ def recipes():
         finally:
             for connection in waiting:
                 connection.close()
+
+    # Feedback, and its moderation.
+    @recipe("POST /photos/{photoID}/feedback 201")
+    def _(check):
+        check.register("reporter")
+        place = {"kind": "location", "latitude": 40.7411, "longitude": -73.9897}
+        return check.call("POST", f"/photos/{FEEDBACK_PHOTO}/feedback", place, user="reporter")
+
+    @recipe("POST /photos/{photoID}/feedback 200")
+    def _(check):
+        place = {"kind": "location", "latitude": 40.7413, "longitude": -73.9899}
+        return check.call("POST", f"/photos/{FEEDBACK_PHOTO}/feedback", place, user="reporter")
+
+    @recipe("GET /feedback 200")
+    def _(check):
+        check.register("moderator")
+        check.make_moderator("moderator")
+        place = {"kind": "location", "latitude": 40.7411, "longitude": -73.9897}
+        check.call("POST", f"/photos/{FEEDBACK_PHOTO}/feedback", place, user="reporter")
+        check.register("second.reporter")
+        check.call("POST", f"/photos/{FEEDBACK_PHOTO}/feedback", {"kind": "date", "year": 1931}, user="second.reporter")
+        return check.call("GET", "/feedback?limit=1", user="moderator")
+
+    @recipe("GET /feedback/mine 200")
+    def _(check):
+        turn = check.call("POST", f"/photos/{FEEDBACK_PHOTO}/feedback", {"kind": "rotation", "degrees": 90},
+                          user="second.reporter")[1]
+        check.call("POST", f"/feedback/{turn['feedbackID']}/decision", {"accept": True}, user="moderator")
+        return check.call("GET", "/feedback/mine", user="second.reporter")
+
+    @recipe("GET /feedback/{feedbackID} 200")
+    def _(check):
+        words = {"kind": "other", "text": "The sign on the corner says Hudson Street."}
+        sent = check.call("POST", f"/photos/{FEEDBACK_PHOTO}/feedback", words, user="reporter")[1]
+        check.call("POST", f"/feedback/{sent['feedbackID']}/decision", {"accept": False}, user="moderator")
+        return check.call("GET", f"/feedback/{sent['feedbackID']}", user="reporter")
+
+    @recipe("POST /feedback/{feedbackID}/decision 200")
+    def _(check):
+        queue = check.call("GET", "/feedback?kind=location", user="moderator")[1]["feedback"]
+        check.decided = queue[0]["feedbackID"]
+        return check.call("POST", f"/feedback/{check.decided}/decision", {"accept": True}, user="moderator")
+
+    @recipe("responses/AlreadyDecided")
+    def _(check):
+        return check.call("POST", f"/feedback/{check.decided}/decision", {"accept": False}, user="moderator")
+
+    @recipe("responses/NotModerator")
+    def _(check):
+        return check.call("GET", "/feedback", user="reporter")
+
+    @recipe("responses/FeedbackNotFound")
+    def _(check):
+        return check.call("GET", "/feedback/999999", user="reporter")
+
+    @recipe("responses/FeedbackLimitOrWriteRate")
+    def _(check):
+        check.register("tireless.reporter")
+        photos = [photo["id"] for line in source_locations()[:200] for photo in line["photos"]]
+        for photo in photos[:100]:
+            check.call("POST", f"/photos/{photo}/feedback", {"kind": "other", "text": "Look again."}, user="tireless.reporter")
+        return check.call("POST", f"/photos/{photos[100]}/feedback", {"kind": "other", "text": "Look again."},
+                          user="tireless.reporter")
 
     # The problems of components/responses.
     @recipe("responses/BadRequest")
@@ -661,7 +732,8 @@ def update(path, changed):
 def run(phase, binary, data_dir, options, steps, shown, failures, answers):
     """Starts a server with `options`, runs `steps` against it, stops it."""
     server = Server(binary, data_dir, options)
-    check = Check(server.port)
+    store = options[options.index("--database-url"):][:2] if "--database-url" in options else ["--data-dir", data_dir]
+    check = Check(server.port, [binary, *store])
     try:
         for where, recipe, prefix in steps:
             status, body, _ = recipe(check)

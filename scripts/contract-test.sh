@@ -26,7 +26,8 @@
 # The other writes of run 1 cannot lock user A out either: PATCH /users/me
 # changes only the display name and home, and DELETE /users/me/data (the reset)
 # and DELETE /recents erase favorites, recents (and walks) but keep the account
-# and every token; the walk operations start, feed and delete only user A's walks.
+# and every token; the walk operations start, feed and delete only user A's walks;
+# feedback and its decisions change no account.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -94,7 +95,11 @@ register() {
 
 TOKEN_A="$(register contract_a)"
 TOKEN_B="$(register contract_b)"
-log "registered contract_a and contract_b"
+# User A is a moderator, named as the operator names one, so the moderation operations
+# answer their 200s as well as their refusals.
+"$BINARY" moderators add contract_a --data-dir "${DATA_DIR:-$WORK_DIR/data}" >/dev/null \
+    || fail "past-nyc moderators add contract_a failed"
+log "registered contract_a (a moderator) and contract_b"
 
 # run_schemathesis NAME TOKEN [FILTER...]
 run_schemathesis() {

@@ -2,6 +2,7 @@ import Accounts
 import Catalog
 import Dispatch
 import Explore
+import Feedback
 import Foundation
 import HTTPServer
 import Logging
@@ -25,7 +26,8 @@ public final class Application: Sendable {
     /// - Parameters:
     ///   - content: the catalog and the rest no request changes, when already built from
     ///     the same source, OpenAPI and web folders; without it, built here.
-    ///   - clock: the time the accounts go by (tokens' and throttles' expiry); tests move it.
+    ///   - clock: the time the accounts and the feedback go by (tokens' and throttles'
+    ///     expiry, the feedback's daily limit); tests move it.
     public init(
         configuration: ApplicationConfiguration, logger: Logger, content: ReadOnlyContent? = nil,
         clock: @escaping @Sendable () -> Date = { Date() }
@@ -64,6 +66,10 @@ public final class Application: Sendable {
         let walks = Walks(database: store, catalog: catalog, maximumPoints: configuration.maximumWalkPoints)
         WalkRoutes(
             accounts: accounts, walks: walks, photos: catalogRoutes.placedPhotos, writeLimiter: writeLimiter,
+            refusals: refusals
+        ).register(in: &router)
+        FeedbackRoutes(
+            accounts: accounts, desk: FeedbackDesk(database: store, catalog: catalog, clock: clock), writeLimiter: writeLimiter,
             refusals: refusals
         ).register(in: &router)
         let syncRoutes = SyncRoutes(

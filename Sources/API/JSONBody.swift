@@ -125,6 +125,29 @@ struct JSONBody {
         return number
     }
 
+    /// A JSON number field that is a whole number (`1900`, also written `1900.0` or
+    /// `1.9e3`), of at most 2^53 in magnitude, where every integer is exact; 400 naming it
+    /// when it is missing, not a number, has a fraction or is larger.
+    func integer(_ name: String) throws -> Int {
+        let number = try number(name, in: -Double.infinity...Double.infinity)
+        guard number == number.rounded(.towardZero), abs(number) <= Self.exactIntegers else {
+            throw HTTPError(.badRequest, detail: "\(path)\(name) must be a whole number")
+        }
+        return Int(number)
+    }
+
+    /// The largest magnitude up to which a double holds every integer (2^53).
+    private static let exactIntegers = 9_007_199_254_740_992.0
+
+    /// A JSON boolean field; 400 naming it when it is missing or not `true` or `false`.
+    func bool(_ name: String) throws -> Bool {
+        switch members[name] {
+        case .bool(let value)?: return value
+        case nil: throw HTTPError(.badRequest, detail: "\(path)\(name) is required")
+        case _?: throw HTTPError(.badRequest, detail: "\(path)\(name) must be true or false")
+        }
+    }
+
     /// 400 naming a field the endpoint does not know (the first in code-point order, so the
     /// answer does not depend on the order of the body).
     func rejectUnknownFields(known: Set<String>) throws {

@@ -52,6 +52,13 @@ import WebAssets
         ),
         "DELETE /walks/{walkID}/photos/{photoID}": ("/walks/{walkID}/photos/705740f-a", nil),
         "GET /sync": ("/sync?limit=2", nil),
+        "POST /photos/{photoID}/feedback": ("/photos/705740f-a/feedback", #"{"kind":"date","year":1931}"#),
+        "GET /feedback/mine": ("/feedback/mine", nil),
+        // Another user's, or none: a 404 with a token, a 401 without; never stored either way.
+        "GET /feedback/{feedbackID}": ("/feedback/1", nil),
+        // A moderator's: a 403 to the test's user, never stored either.
+        "GET /feedback": ("/feedback", nil),
+        "POST /feedback/{feedbackID}/decision": ("/feedback/1/decision", #"{"accept":false}"#),
         // The two files the application makes at start beside the web folder's.
         "GET /data/boroughs.geojson": ("/data/boroughs.geojson", nil),
         "GET /app/settings.json": ("/app/settings.json", nil),

@@ -1,5 +1,6 @@
 import Accounts
 import Explore
+import Feedback
 import HTTPServer
 import Testing
 import TestSupport
@@ -60,6 +61,19 @@ import Walks
         }
     }
 
+    static func expected(_ error: FeedbackError) -> Expected {
+        let status: Int
+        let header: String?
+        switch error {
+        case .invalidField: (status, header) = (400, nil)
+        case .notModerator: (status, header) = (403, nil)
+        case .photoNotFound, .feedbackNotFound: (status, header) = (404, nil)
+        case .alreadyDecided: (status, header) = (409, nil)
+        case .dailyLimitReached: (status, header) = (429, "Retry-After")
+        }
+        return Expected(error: error, status: status, header: header)
+    }
+
     static func expected(_ error: UserDataError) -> Expected {
         switch error.kind {
         case .storageFailure, .unavailable: Expected(error: error, status: 503, header: "Retry-After")
@@ -81,6 +95,11 @@ import Walks
             .recordedOutOfOrder(index: 2), .recordedInTheFuture(index: 1),
         ].map(expected)
         + [SearchError.queryLength(0), .noWords, .tooManyWords(40), .invalidCursor].map(expected)
+        + [
+            FeedbackError.photoNotFound(photoID: "nope"), .invalidField(field: "year", reason: "must be from 1800 to 2025"),
+            .dailyLimitReached(maximum: 100, retryAfterSeconds: 3600), .feedbackNotFound, .notModerator,
+            .alreadyDecided(status: .accepted),
+        ].map(expected)
         + [
             UserDataError(.storageFailure, detail: "disk full"), UserDataError(.unavailable(retryAfterSeconds: 2), detail: "down"),
             UserDataError(.constraintViolation, detail: "UNIQUE"), UserDataError(.failed, detail: "no such table"),

@@ -4,11 +4,14 @@ import TestSupport
 
 @testable import API
 
-/// The web pages as the application serves them: the map and the API reference, the
-/// files the application adds beside the web folder's, and every local file a page or
-/// script names is there.
+/// The web pages as the application serves them: the map, the API reference and the
+/// moderation page, the files the application adds beside the web folder's, and every
+/// local file a page or script names is there.
 @Suite struct WebPagesTests {
-    @Test(arguments: [("/", "<title>PAST NYC: a map of old New York</title>"), ("/docs", "<title>PAST NYC API reference</title>")])
+    @Test(arguments: [
+        ("/", "<title>PAST NYC: a map of old New York</title>"), ("/docs", "<title>PAST NYC API reference</title>"),
+        ("/moderation", "<title>PAST NYC: moderation</title>"),
+    ])
     func thePagesAreHTML(_ path: String, _ title: String) throws {
         let response = try PipelineApplication.client().request("GET", path)
         #expect(response.status == 200)
@@ -37,7 +40,7 @@ import TestSupport
     @Test func everyLocalFileThePagesNameIsServed() throws {
         let client = try PipelineApplication.client()
         var named: Set<String> = []
-        for page in ["/", "/docs"] {
+        for page in ["/", "/docs", "/moderation"] {
             let html = try client.request("GET", page).bodyText
             named.formUnion(try Self.matches(of: ##"(?:src|href)="(/[^"#?]*)""##, in: html))
         }

@@ -86,6 +86,7 @@ class Watch:
     def __init__(self, page, thumbnails, csp_violations):
         self.thumbnails = thumbnails
         self.photos_allowed = False
+        self.refusals = []
         self.requests = []
         self.console_errors = []
         self.page_errors = []
@@ -105,6 +106,15 @@ class Watch:
         """This test shows photos: their thumbnails may be asked of the image servers."""
         self.photos_allowed = True
 
+    def expect_refusal(self, status, path):
+        """This test makes the server refuse `path` with `status` on purpose (to see the
+        page show the problem): Chromium's own console line for that answer is no error."""
+        self.refusals.append((f"the server responded with a status of {status} ", BASE_URL + path))
+
+    def is_expected_refusal(self, text, url):
+        return text.startswith("Failed to load resource") and any(
+            status in text and url == expected for status, expected in self.refusals)
+
     def is_photo(self, kind, url):
         return self.photos_allowed and kind == "image" and url in self.thumbnails
 
@@ -121,6 +131,7 @@ class Watch:
             (text, url) for text, url in self.console_errors
             # A thumbnail the image server did not give (aborted here) is logged by Chromium itself.
             if not (text.startswith("Failed to load resource") and self.is_photo("image", url))
+            and not self.is_expected_refusal(text, url)
         ]
         assert errors == [], f"console errors: {errors}"
 

@@ -3,9 +3,11 @@ import Testing
 import TestSupport
 
 /// A suite trait: one real `past-nyc serve` for the whole suite (started before its first
-/// test, stopped after its last), whose URL the tests read from `RunningServer.url`.
+/// test, stopped after its last), whose URL the tests read from `RunningServer.url` and
+/// whose data directory (where the operator's commands act) from `RunningServer.dataDirectory`.
 struct RunningServer: SuiteTrait, TestScoping {
     @TaskLocal static var url: URL?
+    @TaskLocal static var dataDirectory: String?
 
     func provideScope(
         for test: Test,
@@ -29,7 +31,19 @@ struct RunningServer: SuiteTrait, TestScoping {
             withExtendedLifetime(dataDirectory) {}
         }
         let url = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
-        try await Self.$url.withValue(url, operation: function)
+        try await Self.$url.withValue(url) {
+            try await Self.$dataDirectory.withValue(dataDirectory.path, operation: function)
+        }
+    }
+}
+
+extension RunningServer {
+    /// Runs `past-nyc moderators add username` on the suite's data directory, as the
+    /// operator names a moderator.
+    static func makeModerator(_ username: String) throws {
+        let dataDirectory = try #require(Self.dataDirectory)
+        let (status, output) = try ServerProcess.runToExit(["moderators", "add", username, "--data-dir", dataDirectory])
+        try #require(status == 0, "past-nyc moderators add: \(output)")
     }
 }
 

@@ -11,6 +11,7 @@ import { filterParameters } from './filters.js';
 import { loadHearts, onHeartsChange } from './hearts.js';
 import { showPanel } from './panel.js';
 import { photoItem } from './photos.js';
+import { closeReport } from './report.js';
 
 const pageSize = 24;
 
@@ -29,6 +30,7 @@ export async function showLocation(locationID, { closed, chosenPhotoID = null } 
     kind: 'location',
     closed: (replaced) => {
       if (shownList === list) shownList = null;
+      closeReport();
       closed?.(replaced);
     },
   });
@@ -49,10 +51,12 @@ export async function showLocation(locationID, { closed, chosenPhotoID = null } 
       document.getElementById('panel-title').textContent = place;
       summary.textContent = `${page.borough ? `${page.borough}: ` : ''}${plural(page.photoCount, 'photo')}`;
       list.dataset.photoCount = String(page.photoCount);
-      const items = page.photos.filter((photo) => photo.photoID !== chosenPhotoID).map((photo) => photoItem(photo, place));
+      const where = { latitude: page.latitude, longitude: page.longitude };
+      const items = page.photos.filter((photo) => photo.photoID !== chosenPhotoID)
+        .map((photo) => photoItem(photo, place, where));
       if (chosenPhotoID && !chosenShown) {
         chosenShown = true;
-        const chosen = await chosenItem(chosenPhotoID, place);
+        const chosen = await chosenItem(chosenPhotoID, place, where);
         if (shownList !== list) return;
         if (chosen) items.unshift(chosen);
       }
@@ -80,10 +84,10 @@ export async function showLocation(locationID, { closed, chosenPhotoID = null } 
  * The item of the photo chosen elsewhere (`GET /photos/{photoID}`), marked as chosen; null
  * when it cannot be loaded (the list is then shown without it).
  */
-async function chosenItem(photoID, place) {
+async function chosenItem(photoID, place, where) {
   try {
     const photo = await get(`/photos/${encodeURIComponent(photoID)}`);
-    const item = photoItem(photo, place);
+    const item = photoItem(photo, place, where);
     item.classList.add('chosen');
     item.dataset.chosen = 'true';
     item.setAttribute('aria-current', 'true');

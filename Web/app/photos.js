@@ -1,11 +1,13 @@
 // One photo in a list: its thumbnail (from the library's image server, with a plain
-// stand-in when that server cannot be reached), title and date, a heart, and its
-// details (`GET /photos/{photoID}`: the archive's text and the NYPL page) on demand.
+// stand-in when that server cannot be reached), title and date, a heart, its details
+// (`GET /photos/{photoID}`: the archive's text and the NYPL page) on demand, and "Report
+// a problem" (report.js).
 
 import { openAccountDialog } from './account.js';
 import { get, session } from './api.js';
 import { el } from './dom.js';
 import { isSaved, toggleHeart } from './hearts.js';
+import { reportControls } from './report.js';
 import { photoLabel, photoTitle } from './titles.js';
 
 /** What a screen reader says of the picture. */
@@ -92,19 +94,22 @@ function detailsToggle(photo) {
 
 /**
  * A list item for `photo` (a PhotoSummary); `place` names where it was taken, for the
- * name of a photo without a title.
+ * name of a photo without a title, and `where` (`{latitude, longitude}`) is that
+ * place on the map, where a report of a wrong place starts.
  */
-export function photoItem(photo, place) {
+export function photoItem(photo, place, where) {
   const [detailsButton, details] = detailsToggle(photo);
   const heart = heartButton(photo, place);
+  const report = reportControls(photo, where);
   const item = el('li', { class: 'photo', dataset: { photoId: photo.photoID } }, [
     thumbnail(photo, place),
     el('div', { class: 'photo-text' }, [
       el('p', { class: 'photo-title', text: photoTitle(photo, place), dataset: { untitled: String(!photo.title) } }),
       el('p', { class: 'photo-date', text: photo.date || 'Undated' }),
-      el('div', { class: 'photo-actions' }, [heart, detailsButton]),
+      el('div', { class: 'photo-actions' }, [heart, detailsButton, report.button]),
     ]),
     details,
+    report.container,
   ]);
   item.renderHeart = heart.render;
   return item;

@@ -67,6 +67,17 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/WalkID`.
         public typealias WalkID = Swift.String
+        /// The feedback's ID as `POST /photos/{photoID}/feedback` returned it:
+        /// decimal digits, the number `catalog_corrections.feedback_id` holds
+        /// for the correction it made. Any other string names no feedback → 404.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/parameters/FeedbackID`.
+        public typealias FeedbackID = Swift.String
+        /// The most feedback in this page.
+        ///
+        /// - Remark: Generated from `#/components/parameters/FeedbackLimit`.
+        public typealias FeedbackLimit = Swift.Int
         /// The `nextCursor` of the previous page of the same list; a cursor the
         /// server did not issue for this list → 400.
         ///

@@ -1219,6 +1219,281 @@ extension Components {
                 self.body = body
             }
         }
+        public struct NotModerator: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/NotModerator/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                /// caching convention in the description of this API):
+                /// `public, max-age=300` on the reads of a public endpoint sent without
+                /// an `Authorization` header; `no-store` on every response to a request
+                /// with one, and on every response of a token-protected endpoint,
+                /// `POST /users` and `POST /users/login`.
+                ///
+                ///
+                /// - Remark: Generated from `#/components/responses/NotModerator/headers/Cache-Control`.
+                public var cacheControl: Components.Headers.CacheControl
+                /// The id of this request in the server's log: the client's own
+                /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                /// otherwise one the server made.
+                ///
+                ///
+                /// - Remark: Generated from `#/components/responses/NotModerator/headers/X-Request-ID`.
+                public var xRequestID: Components.Headers.XRequestID
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                ///   - xRequestID: The id of this request in the server's log: the client's own
+                public init(
+                    cacheControl: Components.Headers.CacheControl,
+                    xRequestID: Components.Headers.XRequestID
+                ) {
+                    self.cacheControl = cacheControl
+                    self.xRequestID = xRequestID
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.NotModerator.Headers
+            /// - Remark: Generated from `#/components/responses/NotModerator/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/NotModerator/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                public var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.NotModerator.Body
+            /// Creates a new `NotModerator`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.NotModerator.Headers,
+                body: Components.Responses.NotModerator.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        public struct FeedbackNotFound: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/FeedbackNotFound/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                /// caching convention in the description of this API):
+                /// `public, max-age=300` on the reads of a public endpoint sent without
+                /// an `Authorization` header; `no-store` on every response to a request
+                /// with one, and on every response of a token-protected endpoint,
+                /// `POST /users` and `POST /users/login`.
+                ///
+                ///
+                /// - Remark: Generated from `#/components/responses/FeedbackNotFound/headers/Cache-Control`.
+                public var cacheControl: Components.Headers.CacheControl
+                /// The id of this request in the server's log: the client's own
+                /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                /// otherwise one the server made.
+                ///
+                ///
+                /// - Remark: Generated from `#/components/responses/FeedbackNotFound/headers/X-Request-ID`.
+                public var xRequestID: Components.Headers.XRequestID
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                ///   - xRequestID: The id of this request in the server's log: the client's own
+                public init(
+                    cacheControl: Components.Headers.CacheControl,
+                    xRequestID: Components.Headers.XRequestID
+                ) {
+                    self.cacheControl = cacheControl
+                    self.xRequestID = xRequestID
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.FeedbackNotFound.Headers
+            /// - Remark: Generated from `#/components/responses/FeedbackNotFound/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/FeedbackNotFound/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                public var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.FeedbackNotFound.Body
+            /// Creates a new `FeedbackNotFound`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.FeedbackNotFound.Headers,
+                body: Components.Responses.FeedbackNotFound.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        public struct AlreadyDecided: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/AlreadyDecided/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                /// caching convention in the description of this API):
+                /// `public, max-age=300` on the reads of a public endpoint sent without
+                /// an `Authorization` header; `no-store` on every response to a request
+                /// with one, and on every response of a token-protected endpoint,
+                /// `POST /users` and `POST /users/login`.
+                ///
+                ///
+                /// - Remark: Generated from `#/components/responses/AlreadyDecided/headers/Cache-Control`.
+                public var cacheControl: Components.Headers.CacheControl
+                /// The id of this request in the server's log: the client's own
+                /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                /// otherwise one the server made.
+                ///
+                ///
+                /// - Remark: Generated from `#/components/responses/AlreadyDecided/headers/X-Request-ID`.
+                public var xRequestID: Components.Headers.XRequestID
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                ///   - xRequestID: The id of this request in the server's log: the client's own
+                public init(
+                    cacheControl: Components.Headers.CacheControl,
+                    xRequestID: Components.Headers.XRequestID
+                ) {
+                    self.cacheControl = cacheControl
+                    self.xRequestID = xRequestID
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.AlreadyDecided.Headers
+            /// - Remark: Generated from `#/components/responses/AlreadyDecided/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/AlreadyDecided/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                public var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.AlreadyDecided.Body
+            /// Creates a new `AlreadyDecided`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.AlreadyDecided.Headers,
+                body: Components.Responses.AlreadyDecided.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        public struct FeedbackLimitOrWriteRate: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/FeedbackLimitOrWriteRate/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                /// caching convention in the description of this API):
+                /// `public, max-age=300` on the reads of a public endpoint sent without
+                /// an `Authorization` header; `no-store` on every response to a request
+                /// with one, and on every response of a token-protected endpoint,
+                /// `POST /users` and `POST /users/login`.
+                ///
+                ///
+                /// - Remark: Generated from `#/components/responses/FeedbackLimitOrWriteRate/headers/Cache-Control`.
+                public var cacheControl: Components.Headers.CacheControl
+                /// Seconds to wait before trying again (RFC 9110 §10.2.3).
+                ///
+                /// - Remark: Generated from `#/components/responses/FeedbackLimitOrWriteRate/headers/Retry-After`.
+                public var retryAfter: Components.Headers.RetryAfter
+                /// The id of this request in the server's log: the client's own
+                /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                /// otherwise one the server made.
+                ///
+                ///
+                /// - Remark: Generated from `#/components/responses/FeedbackLimitOrWriteRate/headers/X-Request-ID`.
+                public var xRequestID: Components.Headers.XRequestID
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                ///   - retryAfter: Seconds to wait before trying again (RFC 9110 §10.2.3).
+                ///   - xRequestID: The id of this request in the server's log: the client's own
+                public init(
+                    cacheControl: Components.Headers.CacheControl,
+                    retryAfter: Components.Headers.RetryAfter,
+                    xRequestID: Components.Headers.XRequestID
+                ) {
+                    self.cacheControl = cacheControl
+                    self.retryAfter = retryAfter
+                    self.xRequestID = xRequestID
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.FeedbackLimitOrWriteRate.Headers
+            /// - Remark: Generated from `#/components/responses/FeedbackLimitOrWriteRate/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/FeedbackLimitOrWriteRate/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                public var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.FeedbackLimitOrWriteRate.Body
+            /// Creates a new `FeedbackLimitOrWriteRate`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.FeedbackLimitOrWriteRate.Headers,
+                body: Components.Responses.FeedbackLimitOrWriteRate.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
         public struct TooManyRegistrations: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/TooManyRegistrations/headers`.
             public struct Headers: Sendable, Hashable {

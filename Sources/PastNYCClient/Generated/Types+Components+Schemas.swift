@@ -1257,6 +1257,23 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/User/home`.
             public var home: Components.Schemas.HomePlace?
+            /// `moderator` when the server's operator named the user one
+            /// (`past-nyc moderators add`): a moderator decides other users'
+            /// feedback. No request changes it.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/User/role`.
+            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case user = "user"
+                case moderator = "moderator"
+            }
+            /// `moderator` when the server's operator named the user one
+            /// (`past-nyc moderators add`): a moderator decides other users'
+            /// feedback. No request changes it.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/User/role`.
+            public var role: Components.Schemas.User.RolePayload
             /// Creates a new `User`.
             ///
             /// - Parameters:
@@ -1265,18 +1282,21 @@ extension Components {
             ///   - favoriteCount:
             ///   - displayName: Set with `PATCH /users/me` (stored trimmed); null until set.
             ///   - home: Set with `PATCH /users/me`; null until set.
+            ///   - role: `moderator` when the server's operator named the user one
             public init(
                 username: Components.Schemas.Username,
                 createdAt: Foundation.Date,
                 favoriteCount: Swift.Int,
                 displayName: Components.Schemas.DisplayName? = nil,
-                home: Components.Schemas.HomePlace? = nil
+                home: Components.Schemas.HomePlace? = nil,
+                role: Components.Schemas.User.RolePayload
             ) {
                 self.username = username
                 self.createdAt = createdAt
                 self.favoriteCount = favoriteCount
                 self.displayName = displayName
                 self.home = home
+                self.role = role
             }
             public enum CodingKeys: String, CodingKey {
                 case username
@@ -1284,6 +1304,7 @@ extension Components {
                 case favoriteCount
                 case displayName
                 case home
+                case role
             }
         }
         /// 1 to 64 characters (extended grapheme clusters) once surrounding
@@ -2433,6 +2454,658 @@ extension Components {
                 case distanceMeters
                 case durationMinutes
                 case photoCount
+            }
+        }
+        /// What is wrong with the photo: `kind` and that kind's fields only (a
+        /// field of another kind → 400 naming it).
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/FeedbackRequest`.
+        @frozen public enum FeedbackRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FeedbackRequest/DateFeedbackRequest`.
+            case date(Components.Schemas.DateFeedbackRequest)
+            /// - Remark: Generated from `#/components/schemas/FeedbackRequest/LocationFeedbackRequest`.
+            case location(Components.Schemas.LocationFeedbackRequest)
+            /// - Remark: Generated from `#/components/schemas/FeedbackRequest/OtherFeedbackRequest`.
+            case other(Components.Schemas.OtherFeedbackRequest)
+            /// - Remark: Generated from `#/components/schemas/FeedbackRequest/RotationFeedbackRequest`.
+            case rotation(Components.Schemas.RotationFeedbackRequest)
+            public enum CodingKeys: String, CodingKey {
+                case kind
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                let discriminator = try container.decode(
+                    Swift.String.self,
+                    forKey: .kind
+                )
+                switch discriminator {
+                case "date":
+                    self = .date(try .init(from: decoder))
+                case "location":
+                    self = .location(try .init(from: decoder))
+                case "other":
+                    self = .other(try .init(from: decoder))
+                case "rotation":
+                    self = .rotation(try .init(from: decoder))
+                default:
+                    throw Swift.DecodingError.unknownOneOfDiscriminator(
+                        discriminatorKey: CodingKeys.kind,
+                        discriminatorValue: discriminator,
+                        codingPath: decoder.codingPath
+                    )
+                }
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                switch self {
+                case let .date(value):
+                    try value.encode(to: encoder)
+                case let .location(value):
+                    try value.encode(to: encoder)
+                case let .other(value):
+                    try value.encode(to: encoder)
+                case let .rotation(value):
+                    try value.encode(to: encoder)
+                }
+            }
+        }
+        /// Where the photo was taken, within 50 km of its place in the shipped catalog (else 400 naming `latitude`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/LocationFeedbackRequest`.
+        public struct LocationFeedbackRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LocationFeedbackRequest/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case location = "location"
+            }
+            /// - Remark: Generated from `#/components/schemas/LocationFeedbackRequest/kind`.
+            public var kind: Components.Schemas.LocationFeedbackRequest.KindPayload
+            /// - Remark: Generated from `#/components/schemas/LocationFeedbackRequest/latitude`.
+            public var latitude: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/LocationFeedbackRequest/longitude`.
+            public var longitude: Swift.Double
+            /// Creates a new `LocationFeedbackRequest`.
+            ///
+            /// - Parameters:
+            ///   - kind:
+            ///   - latitude:
+            ///   - longitude:
+            public init(
+                kind: Components.Schemas.LocationFeedbackRequest.KindPayload,
+                latitude: Swift.Double,
+                longitude: Swift.Double
+            ) {
+                self.kind = kind
+                self.latitude = latitude
+                self.longitude = longitude
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kind
+                case latitude
+                case longitude
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.kind = try container.decode(
+                    Components.Schemas.LocationFeedbackRequest.KindPayload.self,
+                    forKey: .kind
+                )
+                self.latitude = try container.decode(
+                    Swift.Double.self,
+                    forKey: .latitude
+                )
+                self.longitude = try container.decode(
+                    Swift.Double.self,
+                    forKey: .longitude
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "kind",
+                    "latitude",
+                    "longitude"
+                ])
+            }
+        }
+        /// The year the photo was taken.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DateFeedbackRequest`.
+        public struct DateFeedbackRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DateFeedbackRequest/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case date = "date"
+            }
+            /// - Remark: Generated from `#/components/schemas/DateFeedbackRequest/kind`.
+            public var kind: Components.Schemas.DateFeedbackRequest.KindPayload
+            /// - Remark: Generated from `#/components/schemas/DateFeedbackRequest/year`.
+            public var year: Swift.Int
+            /// Creates a new `DateFeedbackRequest`.
+            ///
+            /// - Parameters:
+            ///   - kind:
+            ///   - year:
+            public init(
+                kind: Components.Schemas.DateFeedbackRequest.KindPayload,
+                year: Swift.Int
+            ) {
+                self.kind = kind
+                self.year = year
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kind
+                case year
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.kind = try container.decode(
+                    Components.Schemas.DateFeedbackRequest.KindPayload.self,
+                    forKey: .kind
+                )
+                self.year = try container.decode(
+                    Swift.Int.self,
+                    forKey: .year
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "kind",
+                    "year"
+                ])
+            }
+        }
+        /// The clockwise turn, in degrees, that makes the photo upright.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RotationFeedbackRequest`.
+        public struct RotationFeedbackRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RotationFeedbackRequest/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case rotation = "rotation"
+            }
+            /// - Remark: Generated from `#/components/schemas/RotationFeedbackRequest/kind`.
+            public var kind: Components.Schemas.RotationFeedbackRequest.KindPayload
+            /// - Remark: Generated from `#/components/schemas/RotationFeedbackRequest/degrees`.
+            @frozen public enum DegreesPayload: Int, Codable, Hashable, Sendable, CaseIterable {
+                case _90 = 90
+                case _180 = 180
+                case _270 = 270
+            }
+            /// - Remark: Generated from `#/components/schemas/RotationFeedbackRequest/degrees`.
+            public var degrees: Components.Schemas.RotationFeedbackRequest.DegreesPayload
+            /// Creates a new `RotationFeedbackRequest`.
+            ///
+            /// - Parameters:
+            ///   - kind:
+            ///   - degrees:
+            public init(
+                kind: Components.Schemas.RotationFeedbackRequest.KindPayload,
+                degrees: Components.Schemas.RotationFeedbackRequest.DegreesPayload
+            ) {
+                self.kind = kind
+                self.degrees = degrees
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kind
+                case degrees
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.kind = try container.decode(
+                    Components.Schemas.RotationFeedbackRequest.KindPayload.self,
+                    forKey: .kind
+                )
+                self.degrees = try container.decode(
+                    Components.Schemas.RotationFeedbackRequest.DegreesPayload.self,
+                    forKey: .degrees
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "kind",
+                    "degrees"
+                ])
+            }
+        }
+        /// Anything else, in words; never changes the catalog.
+        ///
+        /// - Remark: Generated from `#/components/schemas/OtherFeedbackRequest`.
+        public struct OtherFeedbackRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OtherFeedbackRequest/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case other = "other"
+            }
+            /// - Remark: Generated from `#/components/schemas/OtherFeedbackRequest/kind`.
+            public var kind: Components.Schemas.OtherFeedbackRequest.KindPayload
+            /// 1 to 1000 characters (extended grapheme clusters), no control character (general category Cc) but line feeds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OtherFeedbackRequest/text`.
+            public var text: Swift.String
+            /// Creates a new `OtherFeedbackRequest`.
+            ///
+            /// - Parameters:
+            ///   - kind:
+            ///   - text: 1 to 1000 characters (extended grapheme clusters), no control character (general category Cc) but line feeds.
+            public init(
+                kind: Components.Schemas.OtherFeedbackRequest.KindPayload,
+                text: Swift.String
+            ) {
+                self.kind = kind
+                self.text = text
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kind
+                case text
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.kind = try container.decode(
+                    Components.Schemas.OtherFeedbackRequest.KindPayload.self,
+                    forKey: .kind
+                )
+                self.text = try container.decode(
+                    Swift.String.self,
+                    forKey: .text
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "kind",
+                    "text"
+                ])
+            }
+        }
+        /// What every feedback holds beside its kind's fields.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FeedbackFields`.
+        public struct FeedbackFields: Codable, Hashable, Sendable {
+            /// Decimal digits; `/feedback/{feedbackID}` is the feedback.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FeedbackFields/feedbackID`.
+            public var feedbackID: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FeedbackFields/photoID`.
+            public var photoID: Swift.String
+            /// `open` until a moderator decides it, or a rotation's users agree
+            /// (then `accepted`); `accepted` location, date and rotation feedback
+            /// is a correction of the catalog.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/FeedbackFields/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case open = "open"
+                case accepted = "accepted"
+                case rejected = "rejected"
+            }
+            /// `open` until a moderator decides it, or a rotation's users agree
+            /// (then `accepted`); `accepted` location, date and rotation feedback
+            /// is a correction of the catalog.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/FeedbackFields/status`.
+            public var status: Components.Schemas.FeedbackFields.StatusPayload
+            /// When it was first sent; sending it again while open keeps this.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FeedbackFields/createdAt`.
+            public var createdAt: Foundation.Date
+            /// When it was accepted or rejected; null while open.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FeedbackFields/decidedAt`.
+            public var decidedAt: Foundation.Date?
+            /// Creates a new `FeedbackFields`.
+            ///
+            /// - Parameters:
+            ///   - feedbackID: Decimal digits; `/feedback/{feedbackID}` is the feedback.
+            ///   - photoID:
+            ///   - status: `open` until a moderator decides it, or a rotation's users agree
+            ///   - createdAt: When it was first sent; sending it again while open keeps this.
+            ///   - decidedAt: When it was accepted or rejected; null while open.
+            public init(
+                feedbackID: Swift.String,
+                photoID: Swift.String,
+                status: Components.Schemas.FeedbackFields.StatusPayload,
+                createdAt: Foundation.Date,
+                decidedAt: Foundation.Date? = nil
+            ) {
+                self.feedbackID = feedbackID
+                self.photoID = photoID
+                self.status = status
+                self.createdAt = createdAt
+                self.decidedAt = decidedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case feedbackID
+                case photoID
+                case status
+                case createdAt
+                case decidedAt
+            }
+        }
+        /// One feedback about a photo, with its kind's fields.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Feedback`.
+        @frozen public enum Feedback: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Feedback/DateFeedback`.
+            case date(Components.Schemas.DateFeedback)
+            /// - Remark: Generated from `#/components/schemas/Feedback/LocationFeedback`.
+            case location(Components.Schemas.LocationFeedback)
+            /// - Remark: Generated from `#/components/schemas/Feedback/OtherFeedback`.
+            case other(Components.Schemas.OtherFeedback)
+            /// - Remark: Generated from `#/components/schemas/Feedback/RotationFeedback`.
+            case rotation(Components.Schemas.RotationFeedback)
+            public enum CodingKeys: String, CodingKey {
+                case kind
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                let discriminator = try container.decode(
+                    Swift.String.self,
+                    forKey: .kind
+                )
+                switch discriminator {
+                case "date":
+                    self = .date(try .init(from: decoder))
+                case "location":
+                    self = .location(try .init(from: decoder))
+                case "other":
+                    self = .other(try .init(from: decoder))
+                case "rotation":
+                    self = .rotation(try .init(from: decoder))
+                default:
+                    throw Swift.DecodingError.unknownOneOfDiscriminator(
+                        discriminatorKey: CodingKeys.kind,
+                        discriminatorValue: discriminator,
+                        codingPath: decoder.codingPath
+                    )
+                }
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                switch self {
+                case let .date(value):
+                    try value.encode(to: encoder)
+                case let .location(value):
+                    try value.encode(to: encoder)
+                case let .other(value):
+                    try value.encode(to: encoder)
+                case let .rotation(value):
+                    try value.encode(to: encoder)
+                }
+            }
+        }
+        /// The photo was taken here.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LocationFeedback`.
+        public struct LocationFeedback: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LocationFeedback/value1`.
+            public var value1: Components.Schemas.FeedbackFields
+            /// - Remark: Generated from `#/components/schemas/LocationFeedback/value2`.
+            public struct Value2Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/LocationFeedback/value2/kind`.
+                @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case location = "location"
+                }
+                /// - Remark: Generated from `#/components/schemas/LocationFeedback/value2/kind`.
+                public var kind: Components.Schemas.LocationFeedback.Value2Payload.KindPayload
+                /// - Remark: Generated from `#/components/schemas/LocationFeedback/value2/latitude`.
+                public var latitude: Swift.Double
+                /// - Remark: Generated from `#/components/schemas/LocationFeedback/value2/longitude`.
+                public var longitude: Swift.Double
+                /// Creates a new `Value2Payload`.
+                ///
+                /// - Parameters:
+                ///   - kind:
+                ///   - latitude:
+                ///   - longitude:
+                public init(
+                    kind: Components.Schemas.LocationFeedback.Value2Payload.KindPayload,
+                    latitude: Swift.Double,
+                    longitude: Swift.Double
+                ) {
+                    self.kind = kind
+                    self.latitude = latitude
+                    self.longitude = longitude
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case kind
+                    case latitude
+                    case longitude
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/LocationFeedback/value2`.
+            public var value2: Components.Schemas.LocationFeedback.Value2Payload
+            /// Creates a new `LocationFeedback`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            public init(
+                value1: Components.Schemas.FeedbackFields,
+                value2: Components.Schemas.LocationFeedback.Value2Payload
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                self.value1 = try .init(from: decoder)
+                self.value2 = try .init(from: decoder)
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                try self.value1.encode(to: encoder)
+                try self.value2.encode(to: encoder)
+            }
+        }
+        /// The photo was taken in this year.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DateFeedback`.
+        public struct DateFeedback: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DateFeedback/value1`.
+            public var value1: Components.Schemas.FeedbackFields
+            /// - Remark: Generated from `#/components/schemas/DateFeedback/value2`.
+            public struct Value2Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/DateFeedback/value2/kind`.
+                @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case date = "date"
+                }
+                /// - Remark: Generated from `#/components/schemas/DateFeedback/value2/kind`.
+                public var kind: Components.Schemas.DateFeedback.Value2Payload.KindPayload
+                /// - Remark: Generated from `#/components/schemas/DateFeedback/value2/year`.
+                public var year: Swift.Int
+                /// Creates a new `Value2Payload`.
+                ///
+                /// - Parameters:
+                ///   - kind:
+                ///   - year:
+                public init(
+                    kind: Components.Schemas.DateFeedback.Value2Payload.KindPayload,
+                    year: Swift.Int
+                ) {
+                    self.kind = kind
+                    self.year = year
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case kind
+                    case year
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/DateFeedback/value2`.
+            public var value2: Components.Schemas.DateFeedback.Value2Payload
+            /// Creates a new `DateFeedback`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            public init(
+                value1: Components.Schemas.FeedbackFields,
+                value2: Components.Schemas.DateFeedback.Value2Payload
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                self.value1 = try .init(from: decoder)
+                self.value2 = try .init(from: decoder)
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                try self.value1.encode(to: encoder)
+                try self.value2.encode(to: encoder)
+            }
+        }
+        /// Turning the photo clockwise by `degrees` makes it upright.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RotationFeedback`.
+        public struct RotationFeedback: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RotationFeedback/value1`.
+            public var value1: Components.Schemas.FeedbackFields
+            /// - Remark: Generated from `#/components/schemas/RotationFeedback/value2`.
+            public struct Value2Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/RotationFeedback/value2/kind`.
+                @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case rotation = "rotation"
+                }
+                /// - Remark: Generated from `#/components/schemas/RotationFeedback/value2/kind`.
+                public var kind: Components.Schemas.RotationFeedback.Value2Payload.KindPayload
+                /// - Remark: Generated from `#/components/schemas/RotationFeedback/value2/degrees`.
+                @frozen public enum DegreesPayload: Int, Codable, Hashable, Sendable, CaseIterable {
+                    case _90 = 90
+                    case _180 = 180
+                    case _270 = 270
+                }
+                /// - Remark: Generated from `#/components/schemas/RotationFeedback/value2/degrees`.
+                public var degrees: Components.Schemas.RotationFeedback.Value2Payload.DegreesPayload
+                /// Creates a new `Value2Payload`.
+                ///
+                /// - Parameters:
+                ///   - kind:
+                ///   - degrees:
+                public init(
+                    kind: Components.Schemas.RotationFeedback.Value2Payload.KindPayload,
+                    degrees: Components.Schemas.RotationFeedback.Value2Payload.DegreesPayload
+                ) {
+                    self.kind = kind
+                    self.degrees = degrees
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case kind
+                    case degrees
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/RotationFeedback/value2`.
+            public var value2: Components.Schemas.RotationFeedback.Value2Payload
+            /// Creates a new `RotationFeedback`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            public init(
+                value1: Components.Schemas.FeedbackFields,
+                value2: Components.Schemas.RotationFeedback.Value2Payload
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                self.value1 = try .init(from: decoder)
+                self.value2 = try .init(from: decoder)
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                try self.value1.encode(to: encoder)
+                try self.value2.encode(to: encoder)
+            }
+        }
+        /// Anything else, in words.
+        ///
+        /// - Remark: Generated from `#/components/schemas/OtherFeedback`.
+        public struct OtherFeedback: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OtherFeedback/value1`.
+            public var value1: Components.Schemas.FeedbackFields
+            /// - Remark: Generated from `#/components/schemas/OtherFeedback/value2`.
+            public struct Value2Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/OtherFeedback/value2/kind`.
+                @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case other = "other"
+                }
+                /// - Remark: Generated from `#/components/schemas/OtherFeedback/value2/kind`.
+                public var kind: Components.Schemas.OtherFeedback.Value2Payload.KindPayload
+                /// - Remark: Generated from `#/components/schemas/OtherFeedback/value2/text`.
+                public var text: Swift.String
+                /// Creates a new `Value2Payload`.
+                ///
+                /// - Parameters:
+                ///   - kind:
+                ///   - text:
+                public init(
+                    kind: Components.Schemas.OtherFeedback.Value2Payload.KindPayload,
+                    text: Swift.String
+                ) {
+                    self.kind = kind
+                    self.text = text
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case kind
+                    case text
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/OtherFeedback/value2`.
+            public var value2: Components.Schemas.OtherFeedback.Value2Payload
+            /// Creates a new `OtherFeedback`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            public init(
+                value1: Components.Schemas.FeedbackFields,
+                value2: Components.Schemas.OtherFeedback.Value2Payload
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                self.value1 = try .init(from: decoder)
+                self.value2 = try .init(from: decoder)
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                try self.value1.encode(to: encoder)
+                try self.value2.encode(to: encoder)
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FeedbackPage`.
+        public struct FeedbackPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FeedbackPage/feedback`.
+            public var feedback: [Components.Schemas.Feedback]
+            /// Pass as `cursor` for the next page; null on the last page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FeedbackPage/nextCursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `FeedbackPage`.
+            ///
+            /// - Parameters:
+            ///   - feedback:
+            ///   - nextCursor: Pass as `cursor` for the next page; null on the last page.
+            public init(
+                feedback: [Components.Schemas.Feedback],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.feedback = feedback
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case feedback
+                case nextCursor
+            }
+        }
+        /// Accept (`true`) or reject (`false`) the feedback. Any other field → 400 naming it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Decision`.
+        public struct Decision: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Decision/accept`.
+            public var accept: Swift.Bool
+            /// Creates a new `Decision`.
+            ///
+            /// - Parameters:
+            ///   - accept:
+            public init(accept: Swift.Bool) {
+                self.accept = accept
+            }
+            public enum CodingKeys: String, CodingKey {
+                case accept
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.accept = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .accept
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "accept"
+                ])
             }
         }
     }

@@ -13151,4 +13151,1985 @@ public enum Operations {
             }
         }
     }
+    /// Report what is wrong with a photo
+    ///
+    /// Says that the photo was taken elsewhere (`location`: where, within
+    /// 50 km of its place in the shipped catalog), in another year (`date`:
+    /// 1800 to 2025), is sideways (`rotation`: the clockwise turn, 90, 180 or
+    /// 270 degrees, that makes it upright), or anything else in words
+    /// (`other`: 1 to 1000 characters, no control characters but line feeds;
+    /// never changes the catalog). A field of another kind is unknown → 400
+    /// naming it; a value that breaks its kind's rule → 400 naming the
+    /// field. A user has at most one open feedback per photo and kind:
+    /// sending another replaces its fields (`200`, same `feedbackID` and
+    /// `createdAt`). A moderator decides it (`POST
+    /// /feedback/{feedbackID}/decision`); a rotation is also accepted without
+    /// one when its users agree (at least 2 users, more than 90 % of the
+    /// photo's open and accepted rotation feedbacks naming the same degrees),
+    /// which this answer may already show. At most 100 new feedbacks per
+    /// user in any 24 hours (a replacement is not new) → 429. The token is
+    /// checked first, then the photo (404), then the body.
+    ///
+    ///
+    /// - Remark: HTTP `POST /photos/{photoID}/feedback`.
+    /// - Remark: Generated from `#/paths//photos/{photoID}/feedback/post(sendFeedback)`.
+    public enum SendFeedback {
+        public static let id: Swift.String = "sendFeedback"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/photos/{photoID}/feedback/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// The photo's id in the catalog, such as `705740f-a`.
+                ///
+                /// - Remark: Generated from `#/paths/photos/{photoID}/feedback/POST/path/photoID`.
+                public var photoID: Components.Parameters.PhotoID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - photoID: The photo's id in the catalog, such as `705740f-a`.
+                public init(photoID: Components.Parameters.PhotoID) {
+                    self.photoID = photoID
+                }
+            }
+            public var path: Operations.SendFeedback.Input.Path
+            /// - Remark: Generated from `#/paths/photos/{photoID}/feedback/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SendFeedback.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SendFeedback.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.SendFeedback.Input.Headers
+            /// - Remark: Generated from `#/paths/photos/{photoID}/feedback/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/photos/{photoID}/feedback/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.FeedbackRequest)
+            }
+            public var body: Operations.SendFeedback.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.SendFeedback.Input.Path,
+                headers: Operations.SendFeedback.Input.Headers = .init(),
+                body: Operations.SendFeedback.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/photos/{photoID}/feedback/POST/responses/201/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                    /// caching convention in the description of this API):
+                    /// `public, max-age=300` on the reads of a public endpoint sent without
+                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// with one, and on every response of a token-protected endpoint,
+                    /// `POST /users` and `POST /users/login`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/feedback/POST/responses/201/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl
+                    /// The feedback's path, `/feedback/{feedbackID}`.
+                    ///
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/feedback/POST/responses/201/headers/Location`.
+                    public var location: Swift.String
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/feedback/POST/responses/201/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                    ///   - location: The feedback's path, `/feedback/{feedbackID}`.
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(
+                        cacheControl: Components.Headers.CacheControl,
+                        location: Swift.String,
+                        xRequestID: Components.Headers.XRequestID
+                    ) {
+                        self.cacheControl = cacheControl
+                        self.location = location
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.SendFeedback.Output.Created.Headers
+                /// - Remark: Generated from `#/paths/photos/{photoID}/feedback/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/feedback/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.Feedback)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Feedback {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SendFeedback.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.SendFeedback.Output.Created.Headers,
+                    body: Operations.SendFeedback.Output.Created.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// A new feedback, open.
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/feedback/post(sendFeedback)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.SendFeedback.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.SendFeedback.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/photos/{photoID}/feedback/POST/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                    /// caching convention in the description of this API):
+                    /// `public, max-age=300` on the reads of a public endpoint sent without
+                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// with one, and on every response of a token-protected endpoint,
+                    /// `POST /users` and `POST /users/login`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/feedback/POST/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/feedback/POST/responses/200/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(
+                        cacheControl: Components.Headers.CacheControl,
+                        xRequestID: Components.Headers.XRequestID
+                    ) {
+                        self.cacheControl = cacheControl
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.SendFeedback.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/photos/{photoID}/feedback/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/feedback/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Feedback)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Feedback {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SendFeedback.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.SendFeedback.Output.Ok.Headers,
+                    body: Operations.SendFeedback.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The sender's open feedback of this photo and kind, its fields replaced.
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/feedback/post(sendFeedback)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.SendFeedback.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.SendFeedback.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A parameter or field is missing or invalid (the detail names it), or
+            /// the request is malformed. For a body: not JSON, not UTF-8 (or with a
+            /// byte order mark), nested deeper than 32, more than 10,000 values, a
+            /// member name given twice or with more than 30 combining marks in a
+            /// row, a number beyond a double, a lone surrogate escape, or an
+            /// unknown field.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/feedback/post(sendFeedback)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The token is missing, unknown, expired or revoked.
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/feedback/post(sendFeedback)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such photo or location, or (for favorites) not a favorite.
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/feedback/post(sendFeedback)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is over 64 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/feedback/post(sendFeedback)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target is over 8 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/feedback/post(sendFeedback)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Content-Type` is missing or not one the operation accepts
+            /// (`application/json`; `PATCH /users/me` also takes
+            /// `application/merge-patch+json`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/feedback/post(sendFeedback)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Either the user sent 100 new feedbacks within the last 24 hours
+            /// (`Retry-After`: until the oldest of them is 24 hours old; replacing
+            /// an open one is still welcome), or the user's writes are over the
+            /// server's rate (50 a second in bursts of 500, `--user-write-rate`;
+            /// `detail` as in `WriteRateExceeded`). Nothing was written.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/feedback/post(sendFeedback)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.FeedbackLimitOrWriteRate)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.FeedbackLimitOrWriteRate {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 16 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/feedback/post(sendFeedback)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The user data cannot be reached: with `--database-url`, PostgreSQL
+            /// is down or restarting. Answered within 2 s, never a hang; catalog
+            /// reads keep working, and the server reconnects by itself. Try again
+            /// after `Retry-After` seconds.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/feedback/post(sendFeedback)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.StoreUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.StoreUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The signed-in user's feedback, newest first
+    ///
+    /// Every feedback the user sent, whatever its status, newest first (a
+    /// replaced one keeps its place).
+    ///
+    ///
+    /// - Remark: HTTP `GET /feedback/mine`.
+    /// - Remark: Generated from `#/paths//feedback/mine/get(listMyFeedback)`.
+    public enum ListMyFeedback {
+        public static let id: Swift.String = "listMyFeedback"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/feedback/mine/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The most feedback in this page.
+                ///
+                /// - Remark: Generated from `#/paths/feedback/mine/GET/query/limit`.
+                public var limit: Components.Parameters.FeedbackLimit?
+                /// The `nextCursor` of the previous page of the same list; a cursor the
+                /// server did not issue for this list → 400.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/feedback/mine/GET/query/cursor`.
+                public var cursor: Components.Parameters.Cursor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: The most feedback in this page.
+                ///   - cursor: The `nextCursor` of the previous page of the same list; a cursor the
+                public init(
+                    limit: Components.Parameters.FeedbackLimit? = nil,
+                    cursor: Components.Parameters.Cursor? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.ListMyFeedback.Input.Query
+            /// - Remark: Generated from `#/paths/feedback/mine/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListMyFeedback.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListMyFeedback.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListMyFeedback.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.ListMyFeedback.Input.Query = .init(),
+                headers: Operations.ListMyFeedback.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/feedback/mine/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                    /// caching convention in the description of this API):
+                    /// `public, max-age=300` on the reads of a public endpoint sent without
+                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// with one, and on every response of a token-protected endpoint,
+                    /// `POST /users` and `POST /users/login`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/feedback/mine/GET/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/feedback/mine/GET/responses/200/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(
+                        cacheControl: Components.Headers.CacheControl,
+                        xRequestID: Components.Headers.XRequestID
+                    ) {
+                        self.cacheControl = cacheControl
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ListMyFeedback.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/feedback/mine/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/feedback/mine/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.FeedbackPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.FeedbackPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListMyFeedback.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ListMyFeedback.Output.Ok.Headers,
+                    body: Operations.ListMyFeedback.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// A page of the user's feedback.
+            ///
+            /// - Remark: Generated from `#/paths//feedback/mine/get(listMyFeedback)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListMyFeedback.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListMyFeedback.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A parameter or field is missing or invalid (the detail names it), or
+            /// the request is malformed. For a body: not JSON, not UTF-8 (or with a
+            /// byte order mark), nested deeper than 32, more than 10,000 values, a
+            /// member name given twice or with more than 30 combining marks in a
+            /// row, a number beyond a double, a lone surrogate escape, or an
+            /// unknown field.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//feedback/mine/get(listMyFeedback)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The token is missing, unknown, expired or revoked.
+            ///
+            /// - Remark: Generated from `#/paths//feedback/mine/get(listMyFeedback)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target is over 8 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//feedback/mine/get(listMyFeedback)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 16 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//feedback/mine/get(listMyFeedback)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The user data cannot be reached: with `--database-url`, PostgreSQL
+            /// is down or restarting. Answered within 2 s, never a hang; catalog
+            /// reads keep working, and the server reconnects by itself. Try again
+            /// after `Retry-After` seconds.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//feedback/mine/get(listMyFeedback)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.StoreUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.StoreUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// One feedback, to its author or a moderator
+    ///
+    /// Another user's feedback, to a user who is not a moderator, is a 404 like one that does not exist.
+    ///
+    /// - Remark: HTTP `GET /feedback/{feedbackID}`.
+    /// - Remark: Generated from `#/paths//feedback/{feedbackID}/get(getFeedback)`.
+    public enum GetFeedback {
+        public static let id: Swift.String = "getFeedback"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/feedback/{feedbackID}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The feedback's ID as `POST /photos/{photoID}/feedback` returned it:
+                /// decimal digits, the number `catalog_corrections.feedback_id` holds
+                /// for the correction it made. Any other string names no feedback → 404.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/feedback/{feedbackID}/GET/path/feedbackID`.
+                public var feedbackID: Components.Parameters.FeedbackID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - feedbackID: The feedback's ID as `POST /photos/{photoID}/feedback` returned it:
+                public init(feedbackID: Components.Parameters.FeedbackID) {
+                    self.feedbackID = feedbackID
+                }
+            }
+            public var path: Operations.GetFeedback.Input.Path
+            /// - Remark: Generated from `#/paths/feedback/{feedbackID}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetFeedback.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetFeedback.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetFeedback.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetFeedback.Input.Path,
+                headers: Operations.GetFeedback.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/feedback/{feedbackID}/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                    /// caching convention in the description of this API):
+                    /// `public, max-age=300` on the reads of a public endpoint sent without
+                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// with one, and on every response of a token-protected endpoint,
+                    /// `POST /users` and `POST /users/login`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/feedback/{feedbackID}/GET/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/feedback/{feedbackID}/GET/responses/200/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(
+                        cacheControl: Components.Headers.CacheControl,
+                        xRequestID: Components.Headers.XRequestID
+                    ) {
+                        self.cacheControl = cacheControl
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetFeedback.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/feedback/{feedbackID}/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/feedback/{feedbackID}/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Feedback)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Feedback {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetFeedback.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetFeedback.Output.Ok.Headers,
+                    body: Operations.GetFeedback.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The feedback.
+            ///
+            /// - Remark: Generated from `#/paths//feedback/{feedbackID}/get(getFeedback)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetFeedback.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetFeedback.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The token is missing, unknown, expired or revoked.
+            ///
+            /// - Remark: Generated from `#/paths//feedback/{feedbackID}/get(getFeedback)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No feedback the caller may see has this ID: none at all, or another
+            /// user's to a user who is not a moderator.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//feedback/{feedbackID}/get(getFeedback)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.FeedbackNotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.FeedbackNotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target is over 8 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//feedback/{feedbackID}/get(getFeedback)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 16 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//feedback/{feedbackID}/get(getFeedback)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The user data cannot be reached: with `--database-url`, PostgreSQL
+            /// is down or restarting. Answered within 2 s, never a hang; catalog
+            /// reads keep working, and the server reconnects by itself. Try again
+            /// after `Retry-After` seconds.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//feedback/{feedbackID}/get(getFeedback)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.StoreUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.StoreUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The moderation queue, oldest first (moderators only)
+    ///
+    /// Every feedback of one `status` (default `open`), of one `kind` if
+    /// given, oldest first. The caller's role is read with each request:
+    /// one the operator named a moderator (`past-nyc moderators add`) may,
+    /// anyone else → 403, checked before the parameters' values (a
+    /// parameter given twice is a 400 first, as everywhere).
+    ///
+    ///
+    /// - Remark: HTTP `GET /feedback`.
+    /// - Remark: Generated from `#/paths//feedback/get(listFeedbackQueue)`.
+    public enum ListFeedbackQueue {
+        public static let id: Swift.String = "listFeedbackQueue"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/feedback/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/feedback/GET/query/status`.
+                @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case open = "open"
+                    case accepted = "accepted"
+                    case rejected = "rejected"
+                }
+                /// Which feedback to list.
+                ///
+                /// - Remark: Generated from `#/paths/feedback/GET/query/status`.
+                public var status: Operations.ListFeedbackQueue.Input.Query.StatusPayload?
+                /// - Remark: Generated from `#/paths/feedback/GET/query/kind`.
+                @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case location = "location"
+                    case date = "date"
+                    case rotation = "rotation"
+                    case other = "other"
+                }
+                /// Only feedback of this kind.
+                ///
+                /// - Remark: Generated from `#/paths/feedback/GET/query/kind`.
+                public var kind: Operations.ListFeedbackQueue.Input.Query.KindPayload?
+                /// The most feedback in this page.
+                ///
+                /// - Remark: Generated from `#/paths/feedback/GET/query/limit`.
+                public var limit: Components.Parameters.FeedbackLimit?
+                /// The `nextCursor` of the previous page of the same list; a cursor the
+                /// server did not issue for this list → 400.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/feedback/GET/query/cursor`.
+                public var cursor: Components.Parameters.Cursor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - status: Which feedback to list.
+                ///   - kind: Only feedback of this kind.
+                ///   - limit: The most feedback in this page.
+                ///   - cursor: The `nextCursor` of the previous page of the same list; a cursor the
+                public init(
+                    status: Operations.ListFeedbackQueue.Input.Query.StatusPayload? = nil,
+                    kind: Operations.ListFeedbackQueue.Input.Query.KindPayload? = nil,
+                    limit: Components.Parameters.FeedbackLimit? = nil,
+                    cursor: Components.Parameters.Cursor? = nil
+                ) {
+                    self.status = status
+                    self.kind = kind
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.ListFeedbackQueue.Input.Query
+            /// - Remark: Generated from `#/paths/feedback/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFeedbackQueue.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFeedbackQueue.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListFeedbackQueue.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.ListFeedbackQueue.Input.Query = .init(),
+                headers: Operations.ListFeedbackQueue.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/feedback/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                    /// caching convention in the description of this API):
+                    /// `public, max-age=300` on the reads of a public endpoint sent without
+                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// with one, and on every response of a token-protected endpoint,
+                    /// `POST /users` and `POST /users/login`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/feedback/GET/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/feedback/GET/responses/200/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(
+                        cacheControl: Components.Headers.CacheControl,
+                        xRequestID: Components.Headers.XRequestID
+                    ) {
+                        self.cacheControl = cacheControl
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ListFeedbackQueue.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/feedback/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/feedback/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.FeedbackPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.FeedbackPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListFeedbackQueue.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ListFeedbackQueue.Output.Ok.Headers,
+                    body: Operations.ListFeedbackQueue.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// A page of the queue.
+            ///
+            /// - Remark: Generated from `#/paths//feedback/get(listFeedbackQueue)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListFeedbackQueue.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListFeedbackQueue.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A parameter or field is missing or invalid (the detail names it), or
+            /// the request is malformed. For a body: not JSON, not UTF-8 (or with a
+            /// byte order mark), nested deeper than 32, more than 10,000 values, a
+            /// member name given twice or with more than 30 combining marks in a
+            /// row, a number beyond a double, a lone surrogate escape, or an
+            /// unknown field.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//feedback/get(listFeedbackQueue)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The token is missing, unknown, expired or revoked.
+            ///
+            /// - Remark: Generated from `#/paths//feedback/get(listFeedbackQueue)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The caller is not a moderator (the operator names them with `past-nyc
+            /// moderators add`; the role is read with each request).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//feedback/get(listFeedbackQueue)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.NotModerator)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.NotModerator {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target is over 8 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//feedback/get(listFeedbackQueue)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 16 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//feedback/get(listFeedbackQueue)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The user data cannot be reached: with `--database-url`, PostgreSQL
+            /// is down or restarting. Answered within 2 s, never a hang; catalog
+            /// reads keep working, and the server reconnects by itself. Try again
+            /// after `Retry-After` seconds.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//feedback/get(listFeedbackQueue)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.StoreUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.StoreUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Accept or reject an open feedback (moderators only)
+    ///
+    /// Accepting a `location`, `date` or `rotation` makes it a correction of
+    /// the catalog, in the same transaction: every instance serves the
+    /// corrected catalog within 10 s (docs/MODERATION.md). `other` never
+    /// changes the catalog. A feedback is decided once: deciding it again →
+    /// 409; a newer feedback, accepted later, overrides an earlier
+    /// correction of the same photo and kind. Anyone but a moderator → 403,
+    /// checked before the body.
+    ///
+    ///
+    /// - Remark: HTTP `POST /feedback/{feedbackID}/decision`.
+    /// - Remark: Generated from `#/paths//feedback/{feedbackID}/decision/post(decideFeedback)`.
+    public enum DecideFeedback {
+        public static let id: Swift.String = "decideFeedback"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/feedback/{feedbackID}/decision/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// The feedback's ID as `POST /photos/{photoID}/feedback` returned it:
+                /// decimal digits, the number `catalog_corrections.feedback_id` holds
+                /// for the correction it made. Any other string names no feedback → 404.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/feedback/{feedbackID}/decision/POST/path/feedbackID`.
+                public var feedbackID: Components.Parameters.FeedbackID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - feedbackID: The feedback's ID as `POST /photos/{photoID}/feedback` returned it:
+                public init(feedbackID: Components.Parameters.FeedbackID) {
+                    self.feedbackID = feedbackID
+                }
+            }
+            public var path: Operations.DecideFeedback.Input.Path
+            /// - Remark: Generated from `#/paths/feedback/{feedbackID}/decision/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DecideFeedback.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DecideFeedback.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.DecideFeedback.Input.Headers
+            /// - Remark: Generated from `#/paths/feedback/{feedbackID}/decision/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/feedback/{feedbackID}/decision/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.Decision)
+            }
+            public var body: Operations.DecideFeedback.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.DecideFeedback.Input.Path,
+                headers: Operations.DecideFeedback.Input.Headers = .init(),
+                body: Operations.DecideFeedback.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/feedback/{feedbackID}/decision/POST/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                    /// caching convention in the description of this API):
+                    /// `public, max-age=300` on the reads of a public endpoint sent without
+                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// with one, and on every response of a token-protected endpoint,
+                    /// `POST /users` and `POST /users/login`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/feedback/{feedbackID}/decision/POST/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/feedback/{feedbackID}/decision/POST/responses/200/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(
+                        cacheControl: Components.Headers.CacheControl,
+                        xRequestID: Components.Headers.XRequestID
+                    ) {
+                        self.cacheControl = cacheControl
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.DecideFeedback.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/feedback/{feedbackID}/decision/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/feedback/{feedbackID}/decision/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Feedback)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Feedback {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.DecideFeedback.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.DecideFeedback.Output.Ok.Headers,
+                    body: Operations.DecideFeedback.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The feedback as decided.
+            ///
+            /// - Remark: Generated from `#/paths//feedback/{feedbackID}/decision/post(decideFeedback)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.DecideFeedback.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.DecideFeedback.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A parameter or field is missing or invalid (the detail names it), or
+            /// the request is malformed. For a body: not JSON, not UTF-8 (or with a
+            /// byte order mark), nested deeper than 32, more than 10,000 values, a
+            /// member name given twice or with more than 30 combining marks in a
+            /// row, a number beyond a double, a lone surrogate escape, or an
+            /// unknown field.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//feedback/{feedbackID}/decision/post(decideFeedback)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The token is missing, unknown, expired or revoked.
+            ///
+            /// - Remark: Generated from `#/paths//feedback/{feedbackID}/decision/post(decideFeedback)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The caller is not a moderator (the operator names them with `past-nyc
+            /// moderators add`; the role is read with each request).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//feedback/{feedbackID}/decision/post(decideFeedback)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.NotModerator)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.NotModerator {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No feedback the caller may see has this ID: none at all, or another
+            /// user's to a user who is not a moderator.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//feedback/{feedbackID}/decision/post(decideFeedback)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.FeedbackNotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.FeedbackNotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The feedback was accepted or rejected already; it stays as it was.
+            ///
+            /// - Remark: Generated from `#/paths//feedback/{feedbackID}/decision/post(decideFeedback)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.AlreadyDecided)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.AlreadyDecided {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is over 64 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//feedback/{feedbackID}/decision/post(decideFeedback)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target is over 8 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//feedback/{feedbackID}/decision/post(decideFeedback)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Content-Type` is missing or not one the operation accepts
+            /// (`application/json`; `PATCH /users/me` also takes
+            /// `application/merge-patch+json`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//feedback/{feedbackID}/decision/post(decideFeedback)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The user's writes (POST, PUT, PATCH and DELETE with a token, all
+            /// their tokens together) are over the server's rate, 50 a second on
+            /// average in bursts of up to 500 by default (`--user-write-rate`,
+            /// counted by each instance). Refused before anything is written; try
+            /// again after `Retry-After` seconds.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//feedback/{feedbackID}/decision/post(decideFeedback)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.WriteRateExceeded)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.WriteRateExceeded {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 16 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//feedback/{feedbackID}/decision/post(decideFeedback)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The user data cannot be reached: with `--database-url`, PostgreSQL
+            /// is down or restarting. Answered within 2 s, never a hang; catalog
+            /// reads keep working, and the server reconnects by itself. Try again
+            /// after `Retry-After` seconds.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//feedback/{feedbackID}/decision/post(decideFeedback)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.StoreUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.StoreUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
 }

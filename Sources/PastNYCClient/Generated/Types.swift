@@ -478,6 +478,71 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /sync`.
     /// - Remark: Generated from `#/paths//sync/get(sync)`.
     func sync(_ input: Operations.Sync.Input) async throws -> Operations.Sync.Output
+    /// Report what is wrong with a photo
+    ///
+    /// Says that the photo was taken elsewhere (`location`: where, within
+    /// 50 km of its place in the shipped catalog), in another year (`date`:
+    /// 1800 to 2025), is sideways (`rotation`: the clockwise turn, 90, 180 or
+    /// 270 degrees, that makes it upright), or anything else in words
+    /// (`other`: 1 to 1000 characters, no control characters but line feeds;
+    /// never changes the catalog). A field of another kind is unknown → 400
+    /// naming it; a value that breaks its kind's rule → 400 naming the
+    /// field. A user has at most one open feedback per photo and kind:
+    /// sending another replaces its fields (`200`, same `feedbackID` and
+    /// `createdAt`). A moderator decides it (`POST
+    /// /feedback/{feedbackID}/decision`); a rotation is also accepted without
+    /// one when its users agree (at least 2 users, more than 90 % of the
+    /// photo's open and accepted rotation feedbacks naming the same degrees),
+    /// which this answer may already show. At most 100 new feedbacks per
+    /// user in any 24 hours (a replacement is not new) → 429. The token is
+    /// checked first, then the photo (404), then the body.
+    ///
+    ///
+    /// - Remark: HTTP `POST /photos/{photoID}/feedback`.
+    /// - Remark: Generated from `#/paths//photos/{photoID}/feedback/post(sendFeedback)`.
+    func sendFeedback(_ input: Operations.SendFeedback.Input) async throws -> Operations.SendFeedback.Output
+    /// The signed-in user's feedback, newest first
+    ///
+    /// Every feedback the user sent, whatever its status, newest first (a
+    /// replaced one keeps its place).
+    ///
+    ///
+    /// - Remark: HTTP `GET /feedback/mine`.
+    /// - Remark: Generated from `#/paths//feedback/mine/get(listMyFeedback)`.
+    func listMyFeedback(_ input: Operations.ListMyFeedback.Input) async throws -> Operations.ListMyFeedback.Output
+    /// One feedback, to its author or a moderator
+    ///
+    /// Another user's feedback, to a user who is not a moderator, is a 404 like one that does not exist.
+    ///
+    /// - Remark: HTTP `GET /feedback/{feedbackID}`.
+    /// - Remark: Generated from `#/paths//feedback/{feedbackID}/get(getFeedback)`.
+    func getFeedback(_ input: Operations.GetFeedback.Input) async throws -> Operations.GetFeedback.Output
+    /// The moderation queue, oldest first (moderators only)
+    ///
+    /// Every feedback of one `status` (default `open`), of one `kind` if
+    /// given, oldest first. The caller's role is read with each request:
+    /// one the operator named a moderator (`past-nyc moderators add`) may,
+    /// anyone else → 403, checked before the parameters' values (a
+    /// parameter given twice is a 400 first, as everywhere).
+    ///
+    ///
+    /// - Remark: HTTP `GET /feedback`.
+    /// - Remark: Generated from `#/paths//feedback/get(listFeedbackQueue)`.
+    func listFeedbackQueue(_ input: Operations.ListFeedbackQueue.Input) async throws -> Operations.ListFeedbackQueue.Output
+    /// Accept or reject an open feedback (moderators only)
+    ///
+    /// Accepting a `location`, `date` or `rotation` makes it a correction of
+    /// the catalog, in the same transaction: every instance serves the
+    /// corrected catalog within 10 s (docs/MODERATION.md). `other` never
+    /// changes the catalog. A feedback is decided once: deciding it again →
+    /// 409; a newer feedback, accepted later, overrides an earlier
+    /// correction of the same photo and kind. Anyone but a moderator → 403,
+    /// checked before the body.
+    ///
+    ///
+    /// - Remark: HTTP `POST /feedback/{feedbackID}/decision`.
+    /// - Remark: Generated from `#/paths//feedback/{feedbackID}/decision/post(decideFeedback)`.
+    func decideFeedback(_ input: Operations.DecideFeedback.Input) async throws -> Operations.DecideFeedback.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -1199,6 +1264,115 @@ extension APIProtocol {
         try await sync(Operations.Sync.Input(
             query: query,
             headers: headers
+        ))
+    }
+    /// Report what is wrong with a photo
+    ///
+    /// Says that the photo was taken elsewhere (`location`: where, within
+    /// 50 km of its place in the shipped catalog), in another year (`date`:
+    /// 1800 to 2025), is sideways (`rotation`: the clockwise turn, 90, 180 or
+    /// 270 degrees, that makes it upright), or anything else in words
+    /// (`other`: 1 to 1000 characters, no control characters but line feeds;
+    /// never changes the catalog). A field of another kind is unknown → 400
+    /// naming it; a value that breaks its kind's rule → 400 naming the
+    /// field. A user has at most one open feedback per photo and kind:
+    /// sending another replaces its fields (`200`, same `feedbackID` and
+    /// `createdAt`). A moderator decides it (`POST
+    /// /feedback/{feedbackID}/decision`); a rotation is also accepted without
+    /// one when its users agree (at least 2 users, more than 90 % of the
+    /// photo's open and accepted rotation feedbacks naming the same degrees),
+    /// which this answer may already show. At most 100 new feedbacks per
+    /// user in any 24 hours (a replacement is not new) → 429. The token is
+    /// checked first, then the photo (404), then the body.
+    ///
+    ///
+    /// - Remark: HTTP `POST /photos/{photoID}/feedback`.
+    /// - Remark: Generated from `#/paths//photos/{photoID}/feedback/post(sendFeedback)`.
+    public func sendFeedback(
+        path: Operations.SendFeedback.Input.Path,
+        headers: Operations.SendFeedback.Input.Headers = .init(),
+        body: Operations.SendFeedback.Input.Body
+    ) async throws -> Operations.SendFeedback.Output {
+        try await sendFeedback(Operations.SendFeedback.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The signed-in user's feedback, newest first
+    ///
+    /// Every feedback the user sent, whatever its status, newest first (a
+    /// replaced one keeps its place).
+    ///
+    ///
+    /// - Remark: HTTP `GET /feedback/mine`.
+    /// - Remark: Generated from `#/paths//feedback/mine/get(listMyFeedback)`.
+    public func listMyFeedback(
+        query: Operations.ListMyFeedback.Input.Query = .init(),
+        headers: Operations.ListMyFeedback.Input.Headers = .init()
+    ) async throws -> Operations.ListMyFeedback.Output {
+        try await listMyFeedback(Operations.ListMyFeedback.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// One feedback, to its author or a moderator
+    ///
+    /// Another user's feedback, to a user who is not a moderator, is a 404 like one that does not exist.
+    ///
+    /// - Remark: HTTP `GET /feedback/{feedbackID}`.
+    /// - Remark: Generated from `#/paths//feedback/{feedbackID}/get(getFeedback)`.
+    public func getFeedback(
+        path: Operations.GetFeedback.Input.Path,
+        headers: Operations.GetFeedback.Input.Headers = .init()
+    ) async throws -> Operations.GetFeedback.Output {
+        try await getFeedback(Operations.GetFeedback.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The moderation queue, oldest first (moderators only)
+    ///
+    /// Every feedback of one `status` (default `open`), of one `kind` if
+    /// given, oldest first. The caller's role is read with each request:
+    /// one the operator named a moderator (`past-nyc moderators add`) may,
+    /// anyone else → 403, checked before the parameters' values (a
+    /// parameter given twice is a 400 first, as everywhere).
+    ///
+    ///
+    /// - Remark: HTTP `GET /feedback`.
+    /// - Remark: Generated from `#/paths//feedback/get(listFeedbackQueue)`.
+    public func listFeedbackQueue(
+        query: Operations.ListFeedbackQueue.Input.Query = .init(),
+        headers: Operations.ListFeedbackQueue.Input.Headers = .init()
+    ) async throws -> Operations.ListFeedbackQueue.Output {
+        try await listFeedbackQueue(Operations.ListFeedbackQueue.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Accept or reject an open feedback (moderators only)
+    ///
+    /// Accepting a `location`, `date` or `rotation` makes it a correction of
+    /// the catalog, in the same transaction: every instance serves the
+    /// corrected catalog within 10 s (docs/MODERATION.md). `other` never
+    /// changes the catalog. A feedback is decided once: deciding it again →
+    /// 409; a newer feedback, accepted later, overrides an earlier
+    /// correction of the same photo and kind. Anyone but a moderator → 403,
+    /// checked before the body.
+    ///
+    ///
+    /// - Remark: HTTP `POST /feedback/{feedbackID}/decision`.
+    /// - Remark: Generated from `#/paths//feedback/{feedbackID}/decision/post(decideFeedback)`.
+    public func decideFeedback(
+        path: Operations.DecideFeedback.Input.Path,
+        headers: Operations.DecideFeedback.Input.Headers = .init(),
+        body: Operations.DecideFeedback.Input.Body
+    ) async throws -> Operations.DecideFeedback.Output {
+        try await decideFeedback(Operations.DecideFeedback.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
 }
