@@ -22,7 +22,7 @@ struct UserDataCopyTests {
         // Accounts stores any photo ID (the routes check the catalog): made-up ones do here.
         let photoIDs = (1...6).map { "copied-\($0)" }
         let source = try Accounts(dataDirectory: directory.path, commonPasswordsPath: commonPasswords, passwordCost: .test)
-        let sourceWalks = Walks(database: source.database, catalog: catalog)
+        let sourceWalks = Walks(database: source.database, catalog: { catalog })
         let session = try source.register(username: "Mover", password: Self.password, clientAddress: "192.0.2.7")
         let mover = try source.authenticate(token: session.token)
         for photoID in photoIDs { _ = try Result.awaiting { source.saveFavorite(mover, photoID: photoID, completion: $0) } }
@@ -46,7 +46,7 @@ struct UserDataCopyTests {
         let copy = try Accounts(
             store: try PostgresUserDataStore(url: target.url), commonPasswordsPath: commonPasswords, passwordCost: .test)
         #expect(try Self.lastUsedTimes(copy.database) == lastUsed, "tokens.last_used_at copied")
-        let copyWalks = Walks(database: copy.database, catalog: catalog)
+        let copyWalks = Walks(database: copy.database, catalog: { catalog })
         let moved = try copy.authenticate(token: session.token)
         #expect(try copy.user(moved).username == "Mover")
         #expect(try copy.favorites(moved, limit: 2, cursor: nil) == firstPage)
