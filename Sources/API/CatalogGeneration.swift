@@ -62,7 +62,8 @@ public final class CatalogGeneration: Sendable {
                 "catalog corrections left out: no such photo, or a value no photo can have",
                 metadata: ["sequences": "\(skipped.prefix(20).map(\.sequence))", "count": "\(skipped.count)"])
         }
-        logger.info(
+        // A notice: every generation changes what every client is told.
+        logger.notice(
             "catalog generation ready",
             metadata: [
                 "generation": "\(built.number)", "corrections": "\(history.corrections.count)",
