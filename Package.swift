@@ -80,7 +80,8 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore", "Walks", "WebAssets", "CPrefetch", "Gzip",
+                "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore", "Walks", "WebAssets", "CEpoll", "CPrefetch",
+                "Gzip",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,4 +1,5 @@
 import Basics
+import CEpoll
 import Catalog
 import Dispatch
 import Explore
@@ -74,46 +75,71 @@ public final class CatalogGenerations: PlacedPhotoProvider, Sendable {
         wake.signal()
     }
 
+    /// Whether the store holds a correction of `sequence` or later: a generation another
+    /// instance may have built already. Blocks (a query): call it off the event loop.
+    func isAccepted(sequence: Int64) throws -> Bool {
+        try CatalogCorrection.head(in: store).lastSequence >= sequence
+    }
+
     /// Starts the watcher thread, which ends when this object is released.
     func startWatching() throws {
         let initial = current.history.corrections
         try NativeThread.spawn(name: "catalog-watch") { [weak self, wake] in
             var known = initial
             var failed: CatalogCorrectionsHead?
+            weak var retired: CatalogGeneration?
+            var trimPending = false
             while true {
                 _ = wake.wait(timeout: .now() + Self.pollInterval)
+                // The generation swapped out is freed once its last request ends. glibc keeps
+                // the freed pages of an allocator arena resident, so without a trim the
+                // process would hold two generations' memory until the next build reused
+                // it; malloc_trim(3) gives them back (madvise on every arena's free pages).
+                if trimPending, retired == nil {
+                    malloc_trim(0)
+                    trimPending = false
+                }
                 guard let self else { return }
-                self.update(known: &known, failed: &failed)
+                if let swappedOut = self.update(known: &known, failed: &failed) {
+                    retired = swappedOut
+                    trimPending = true
+                }
             }
         }.detach()
     }
 
     /// Builds and swaps in the generation of the corrections in the store, when they are
-    /// not `known` (the current generation's) and did not fail to build already.
-    private func update(known: inout [CatalogCorrection], failed: inout CatalogCorrectionsHead?) {
+    /// not `known` (the current generation's) and did not fail to build already; returns
+    /// the generation it swapped out, if it did.
+    private func update(known: inout [CatalogCorrection], failed: inout CatalogCorrectionsHead?) -> CatalogGeneration? {
         let corrections: [CatalogCorrection]
         do {
             let head = try CatalogCorrection.head(in: store)
             guard head != CatalogCorrectionsHead(count: known.count, lastSequence: known.last?.sequence ?? 0), head != failed
-            else { return }
+            else { return nil }
             corrections = try CatalogCorrection.all(in: store)
         } catch {
             logger.warning("cannot read the catalog corrections", metadata: ["error": "\(error)"])
-            return
+            return nil
         }
         let head = CatalogCorrectionsHead(count: corrections.count, lastSequence: corrections.last?.sequence ?? 0)
         do {
             let history = CorrectionHistory(shippedDataVersion: shipped.dataVersion, corrections: corrections)
             let built = try CatalogGeneration.build(
                 history, shipped: shipped, search: search, reusing: current.snapshot.blocks, logger: logger)
-            generation.withLock { $0 = built }
+            let swappedOut = generation.withLock { generation in
+                defer { generation = built }
+                return generation
+            }
             known = corrections
             failed = nil
+            return swappedOut
         } catch {
             failed = head
             logger.error(
                 "cannot build the catalog generation; serving the one before",
                 metadata: ["generation": "\(head.lastSequence)", "error": "\(error)"])
+            return nil
         }
     }
 

@@ -1,6 +1,7 @@
 import Catalog
 import Gzip
 import HTTPServer
+import UserData
 
 /// The catalog for offline copies: `GET /catalog/snapshot`, the whole catalog of the
 /// current generation, and `GET /catalog/changes?since=`, the locations that differ
@@ -31,8 +32,8 @@ struct SnapshotRoutes {
         router.add(
             .get, "/catalog/changes", caching: .revalidate,
             .immediateUnlessBlocking(
-                { try Self.changes($0, of: generations.current, making: false) },
-                blocking: { try Self.changes($0, of: generations.current, making: true)! }))
+                { try Self.changes($0, of: generations.current, making: nil) },
+                blocking: { try Self.changes($0, of: generations.current, making: generations)! }))
     }
 
     static func snapshot(of generation: CatalogGeneration) -> HTTPResponse {
@@ -45,9 +46,13 @@ struct SnapshotRoutes {
         return response
     }
 
-    /// The changes since the request's `since`; nil when they are not made yet and
-    /// `making` is false (on the event loop: then a worker makes them).
-    static func changes(_ request: HTTPRequest, of generation: CatalogGeneration, making: Bool) throws -> HTTPResponse? {
+    /// The changes since the request's `since`; nil when they are not made yet and there
+    /// is nothing `making` them (on the event loop: then a worker does).
+    /// - Parameter making: what a worker asks whether a `since` past `generation` is of
+    ///   corrections accepted already (another instance's newer generation).
+    static func changes(
+        _ request: HTTPRequest, of generation: CatalogGeneration, making: CatalogGenerations?
+    ) throws -> HTTPResponse? {
         let parameters = try QueryParameters(request, known: changesParameters)
         guard let since = parameters.string("since") else {
             return respond(with: try answer(generation, changes: [], etag: "\"\(generation.token)-c\""))
@@ -55,20 +60,40 @@ struct SnapshotRoutes {
         switch generation.history.lookUp(since) {
         case .unknown:
             throw QueryParameters.invalid("since", "is not a catalog generation this server issued")
+        case .ahead(let sequence):
+            guard let generations = making else { return nil }
+            let accepted: Bool
+            do {
+                accepted = try generations.isAccepted(sequence: sequence)
+            } catch let error as UserDataError {
+                throw error.httpError ?? error
+            }
+            guard accepted else { throw QueryParameters.invalid("since", "is not a catalog generation this server issued") }
+            // Another instance built it first: this one is about to.
+            generations.refresh()
+            throw HTTPError(
+                .serviceUnavailable, detail: "this instance is still building catalog generation \(sequence); try again in 1 s",
+                headers: HTTPHeaders([("Retry-After", "1")]))
         case .forgotten:
             throw HTTPError(
                 .gone,
                 detail: "since names a catalog generation older than the kept history; download GET /catalog/snapshot again")
         case .generation(let count):
             if let made = generation.changes.answer(since: since) { return respond(with: made) }
-            guard making else { return nil }
-            let shipped = generation.catalog.shipped
-            let before = PhotoCorrections(generation.history.corrections.prefix(count), shipped: shipped)
-            let changes = CatalogChanges.between(before, generation.corrections, shipped: shipped)
-            let made = try answer(generation, changes: changes, etag: "\"\(generation.token)-c-\(since)\"")
+            guard making != nil else { return nil }
+            let made = try changes(since: since, count: count, of: generation)
             generation.changes.keep(made, since: since)
             return respond(with: made)
         }
+    }
+
+    /// The answer for `since`, the token of the generation of the first `count` of
+    /// `generation`'s corrections: seconds of CPU at most, for a worker.
+    static func changes(since: String, count: Int, of generation: CatalogGeneration) throws -> CatalogChangesCache.Answer {
+        let shipped = generation.catalog.shipped
+        let before = PhotoCorrections(generation.history.corrections.prefix(count), shipped: shipped)
+        let changes = CatalogChanges.between(before, generation.corrections, shipped: shipped)
+        return try answer(generation, changes: changes, etag: "\"\(generation.token)-c-\(since)\"")
     }
 
     /// `{"generation", "changes": [{"locationID", "deleted", "location"?}]}`, each present

@@ -53,9 +53,11 @@ public struct CorrectionHistory: Sendable {
     public enum Lookup: Sendable, Equatable {
         /// The generation of the first `count` corrections.
         case generation(count: Int)
-        /// Not a token this history ever gave: malformed, a generation to come, or a
-        /// number no correction has.
+        /// Not a token this history ever gave: malformed, or a number no correction has.
         case unknown
+        /// A well-formed token of a generation past this history's last: one another
+        /// instance built from corrections this one has not read yet, or a forgery.
+        case ahead(sequence: Int64)
         /// A generation's number with another digest: a token of other shipped data, or
         /// of a history that has changed since (a correction accepted among older ones).
         case forgotten
@@ -68,6 +70,7 @@ public struct CorrectionHistory: Sendable {
             parts[1].count == Self.tokenDigestBytes * 2, parts[1].allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
             let sequence = Int64(String(decoding: parts[0], as: UTF8.self))
         else { return .unknown }
+        guard sequence <= generation else { return .ahead(sequence: sequence) }
         let count: Int
         if sequence == 0 {
             count = 0

@@ -32,10 +32,19 @@ import Testing
         #expect(shippedOnly.dataVersion == "5af1fc96ceb05f62a288", "no correction: the shipped ETags stand")
     }
 
-    @Test(arguments: ["", "8", "8-", "-3fa9c0d1e2b4a596", "9-3fa9c0d1e2b4a596", "5-3fa9c0d1e2b4a596", "+3-3fa9c0d1e2b4a596",
-        "3-3FA9C0D1E2B4A596", "3-3fa9c0d1e2b4a59", "3-3fa9c0d1e2b4a5960", "99999999999999999999-3fa9c0d1e2b4a596", "٣-3fa9c0d1e2b4a596"])
+    @Test(arguments: ["", "8", "8-", "-3fa9c0d1e2b4a596", "5-3fa9c0d1e2b4a596", "+3-3fa9c0d1e2b4a596", "3-3FA9C0D1E2B4A596",
+        "3-3fa9c0d1e2b4a59", "3-3fa9c0d1e2b4a5960", "99999999999999999999-3fa9c0d1e2b4a596", "٣-3fa9c0d1e2b4a596"])
     func aTokenNeverIssuedIsUnknown(token: String) {
         #expect(Self.history.lookUp(token) == .unknown)
+    }
+
+    @Test func aTokenPastTheLastGenerationIsAhead() {
+        #expect(Self.history.lookUp("9-3fa9c0d1e2b4a596") == .ahead(sequence: 9))
+        let longer = CorrectionHistory(
+            shippedDataVersion: "5af1fc96ceb05f62a288",
+            corrections: Self.corrections + [CatalogCorrection(sequence: 12, photoID: "705740f-a", change: .date(year: 1950))])
+        #expect(Self.history.lookUp(longer.token) == .ahead(sequence: 12))
+        #expect(longer.lookUp(Self.history.token) == .generation(count: 3))
     }
 
     @Test func anIssuedNumberWithAnotherHistoryIsForgotten() {

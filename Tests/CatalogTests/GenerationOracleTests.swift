@@ -163,12 +163,12 @@ import TestSupport
         return requests
     }
 
-    /// `GET /catalog/changes?since=` of `generation`, as its route answers it.
+    /// The body of `GET /catalog/changes?since=` of `generation`, as its route makes it.
     static func changes(since: String, to generation: CatalogGeneration) throws -> [UInt8] {
-        let request = HTTPRequest(method: .get, target: "/catalog/changes", path: "/catalog/changes", queryItems: [(name: "since", value: since)])
-        let response = try #require(try SnapshotRoutes.changes(request, of: generation, making: true))
-        #expect(response.etag != nil)
-        return response.body
+        guard case .generation(let count) = generation.history.lookUp(since) else {
+            throw RawChanges.Malformed.answer("\(since) is not an earlier generation")
+        }
+        return try SnapshotRoutes.changes(since: since, count: count, of: generation).body
     }
 
     /// A snapshot with a changes answer applied: each changed location's line replaced,

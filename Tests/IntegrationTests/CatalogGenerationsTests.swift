@@ -1,6 +1,7 @@
 @testable import API
 import Catalog
 import Foundation
+import HTTPServer
 import Testing
 import TestSupport
 import UserData
@@ -116,6 +117,22 @@ import UserData
         let now = app.application.catalog.current
         #expect(now !== held)
         #expect(now.catalog.photos[now.catalog.photoIndex(photoID: Self.photoID)!].date == "1901")
+
+        // An instance still on the held generation, asked with the newer one's token (a
+        // phone that met another instance first): not "never issued", but "ask again".
+        let request = HTTPRequest(
+            method: .get, target: "/catalog/changes", path: "/catalog/changes", queryItems: [(name: "since", value: now.token)])
+        #expect(try SnapshotRoutes.changes(request, of: held, making: nil) == nil, "decided on a worker")
+        do {
+            _ = try SnapshotRoutes.changes(request, of: held, making: app.application.catalog)
+            Issue.record("a generation this instance has not built was answered")
+        } catch let error as HTTPError {
+            #expect(error.status.code == 503 && error.headers["Retry-After"] == "1")
+        }
+        let forged = HTTPRequest(
+            method: .get, target: "/catalog/changes", path: "/catalog/changes",
+            queryItems: [(name: "since", value: "\(accepted[0].sequence + 1)" + now.token.drop { $0 != "-" })])
+        #expect(throws: HTTPError.self) { try SnapshotRoutes.changes(forged, of: now, making: app.application.catalog) }
     }
 
     /// Two instances on one PostgreSQL database: a correction written through neither
