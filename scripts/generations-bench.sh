@@ -83,7 +83,11 @@ echo "Rebuild and swap (release, server on CPUs ${SERVER_CPUS:-any}, $(nproc) CP
 printf '%-24s %12s %10s %12s %12s %6s\n' "corrections at once" "served ms" "build ms" "steady MiB" "peak MiB" "peak/steady"
 for count in 1 1000; do
     results=()
-    for ((run = 1; run <= RUNS; run++)); do results+=("$(swap "$count")"); done
+    for ((run = 1; run <= RUNS; run++)); do
+        results+=("$(swap "$count")")
+        # The watcher gives the swapped-out generation's memory back at its next look.
+        sleep 2
+    done
     column() { printf '%s\n' "${results[@]}" | awk -v f="$1" '{ print $f }' | median; }
     printf '%-24s %12s %10s %12.0f %12.0f %6.2f\n' "$count (median of $RUNS)" "$(column 1)" "$(column 2)" \
         "$(echo "$(column 3) / 1024" | bc -l)" "$(echo "$(column 4) / 1024" | bc -l)" \
@@ -121,8 +125,12 @@ echo "Catalog reads against nginx, without and with a swap every $SWAP_EVERY s (
 RUNS=$BENCH_RUNS DURATION=$DURATION START_RUNS=1 scripts/bench.sh $SCENARIOS | tee "$WORK_DIR/without"
 # shellcheck disable=SC2086
 SWAP_EVERY=$SWAP_EVERY RUNS=$BENCH_RUNS DURATION=$DURATION START_RUNS=1 scripts/bench.sh $SCENARIOS | tee "$WORK_DIR/with"
-# ratio <file> <scenario>: the scenario's median server/nginx ratio in a bench.sh report.
-ratio() { awk -v name="$2" '$1 == name && NF > 12 { for (i = 1; i <= NF; i++) if ($i ~ /^\(/) { print $(i - 1); exit } }' "$1"; }
+# ratio <file> <scenario>: the median of the scenario's server/nginx ratios in the
+# rounds of a bench.sh report ("round N: <scenario> <req/s>/s <ratio>[!] …").
+ratio() {
+    awk -v name="$2" '$1 == "round" { for (i = 3; i <= NF; i++) if ($i == name) { sub(/!$/, "", $(i + 2)); print $(i + 2) } }' "$1" |
+        median
+}
 echo
 printf '%-16s %14s %14s %10s\n' scenario "ratio without" "ratio with" "with/without (goal ≥ 0.9)"
 for name in $SCENARIOS; do

@@ -99,7 +99,7 @@ public struct CatalogPhoto: Sendable {
         self.storedAcceptedRotation = 0
     }
 
-    /// The photo as a generation has it (`PhotoCatalog(shipped:corrections:)`): at
+    /// The photo as a generation has it (`PhotoCatalog(_:corrections:)`): at
     /// `locationIndex`, with its own label only where it was not moved, and its corrected
     /// year and turn, if any. Everything else, its strings included, is shared with `self`.
     /// - Parameters:

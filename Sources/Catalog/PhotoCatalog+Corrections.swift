@@ -37,7 +37,7 @@ extension PhotoCatalog {
                     locationIndex: photos[photo].locationIndex, moved: false, year: fields.year, rotation: fields.rotation ?? 0)
             }
             self.init(
-                locations: shipped.locations, photos: photos, topicSpellings: shipped.topicSpellings, dataVersion: dataVersion,
+                locations: shipped.locations, photos: photos, topicIndex: shipped.topicIndex, dataVersion: dataVersion,
                 shipped: shipped, shippedPhotoIndices: shipped.photos.indices.map { Int32($0) })
             return
         }
@@ -91,8 +91,6 @@ extension PhotoCatalog {
 
         var photos: [CatalogPhoto] = []
         photos.reserveCapacity(shipped.photos.count)
-        var topicSpellings: [[String]] = []
-        topicSpellings.reserveCapacity(shipped.photos.count)
         var shippedPhotoIndices: [Int32] = []
         shippedPhotoIndices.reserveCapacity(shipped.photos.count)
         var ranges = [Range<Int>](repeating: 0..<0, count: groups.count)
@@ -104,7 +102,6 @@ extension PhotoCatalog {
                     shipped.photos[photo].corrected(
                         locationIndex: rankOfGroup[index], moved: movedAway.contains(photo), year: fields?.year,
                         rotation: fields?.rotation ?? 0))
-                topicSpellings.append(shipped.topicSpellings[photo])
                 shippedPhotoIndices.append(Int32(photo))
             }
             ranges[index] = start..<photos.count
@@ -115,7 +112,9 @@ extension PhotoCatalog {
                 borough: groups[index].borough, intersection: groups[index].intersection, photos: ranges[index])
         }
         self.init(
-            locations: locations, photos: photos, topicSpellings: topicSpellings, dataVersion: dataVersion, shipped: shipped,
-            shippedPhotoIndices: shippedPhotoIndices)
+            locations: locations, photos: photos,
+            topicIndex: shipped.topicIndex.renumbered(
+                order: shippedPhotoIndices, locationOfPhoto: photos.map(\.locationIndex), locationCount: locations.count),
+            dataVersion: dataVersion, shipped: shipped, shippedPhotoIndices: shippedPhotoIndices)
     }
 }

@@ -42,10 +42,10 @@ public final class PhotoCatalog: Sendable {
     /// - Parameters:
     ///   - locations: ordered by `locationID`; their `photos` ranges index `photos`.
     ///   - photos: in source order; `locationIndex` indexes `locations`.
-    ///   - topicSpellings: each photo's subject topics as spelled, in `photos` order.
+    ///   - topicIndex: the subject topics of `photos`.
     ///   - shippedPhotoIndices: each photo's index in `shipped.photos`.
     init(
-        locations: [CatalogLocation], photos: [CatalogPhoto], topicSpellings: [[String]], dataVersion: String,
+        locations: [CatalogLocation], photos: [CatalogPhoto], topicIndex: TopicIndex, dataVersion: String,
         shipped: ShippedCatalog, shippedPhotoIndices: [Int32]
     ) {
         self.locations = locations
@@ -53,8 +53,7 @@ public final class PhotoCatalog: Sendable {
         self.dataVersion = dataVersion
         self.shipped = shipped
         self.shippedPhotoIndices = shippedPhotoIndices
-        topicIndex = TopicIndex(
-            spellings: topicSpellings, locationOfPhoto: photos.map(\.locationIndex), locationCount: locations.count)
+        self.topicIndex = topicIndex
         latitudes = locations.map(\.latitude)
         longitudes = locations.map(\.longitude)
         unitVectors = locations.map { GreatCircle.unitVector(latitude: $0.latitude, longitude: $0.longitude) }

@@ -4,7 +4,7 @@ import Foundation
 /// `sequence` order: for each photo a correction names, where it is, its year and its
 /// turn, as the last accepted correction of each kind says. A pure function of the
 /// shipped catalog and the corrections, so every instance that reads the same
-/// corrections makes the same generation (`PhotoCatalog(shipped:corrections:)`), and the
+/// corrections makes the same generation (`PhotoCatalog(_:corrections:)`), and the
 /// state of any earlier generation can be made again (`CatalogChanges`).
 public struct PhotoCorrections: Sendable {
     /// Where a location correction put a photo: the location with this ID.

@@ -1,5 +1,5 @@
 /// The catalog as shipped in `Data/` and imported into `catalog.sqlite`, before any
-/// correction: what every generation is made from (`PhotoCatalog(shipped:corrections:)`),
+/// correction: what every generation is made from (`PhotoCatalog(_:corrections:)`),
 /// and what a correction's photo ID and place are looked up in. Plain arrays, no index:
 /// a start builds the indexes of one generation only.
 ///
@@ -14,8 +14,8 @@ public final class ShippedCatalog: Sendable {
     /// Every photo, in source order: by line, then as the line lists them. A photo's
     /// index here is its place in that order wherever a correction moves it.
     public let photos: [CatalogPhoto]
-    /// Each photo's subject topics as spelled, in `photos` order.
-    let topicSpellings: [[String]]
+    /// The subject topics of `photos`, which each generation renumbers (`TopicIndex.renumbered`).
+    let topicIndex: TopicIndex
     /// The tag of the source files and the catalog's format (`SourceFiles.dataVersion`).
     public let dataVersion: String
     /// For the borough of a point no shipped location has.
@@ -27,6 +27,7 @@ public final class ShippedCatalog: Sendable {
     ///   - locations: ordered by `locationID`.
     ///   - lines: each location's line, in `locations` order.
     ///   - photos: in source order; `locationIndex` indexes `locations`.
+    ///   - topicSpellings: each photo's subject topics as spelled, in `photos` order.
     init(
         locations: [CatalogLocation], lines: [Int], photos: [CatalogPhoto], topicSpellings: [[String]],
         dataVersion: String, boroughs: BoroughMap
@@ -35,7 +36,8 @@ public final class ShippedCatalog: Sendable {
         self.lines = lines
         locationsByLine = locations.indices.sorted { lines[$0] < lines[$1] }
         self.photos = photos
-        self.topicSpellings = topicSpellings
+        topicIndex = TopicIndex(
+            spellings: topicSpellings, locationOfPhoto: photos.map(\.locationIndex), locationCount: locations.count)
         self.dataVersion = dataVersion
         self.boroughs = boroughs
         var photoIndexByID: [String: Int] = [:]
