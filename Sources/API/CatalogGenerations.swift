@@ -69,6 +69,13 @@ public final class CatalogGenerations: PlacedPhotoProvider, Sendable {
         current.number
     }
 
+    /// The accepted clockwise turn (0, 90, 180 or 270) that makes the image at a photo's
+    /// `photoURL` upright, in the current generation; nil for an unknown photo ID. What the
+    /// image routes turn the source's bytes by (`PhotoCatalog.acceptedRotation(photoID:)`).
+    public func acceptedRotation(photoID: String) -> Int? {
+        current.catalog.acceptedRotation(photoID: photoID)
+    }
+
     /// Looks at the corrections now rather than at the next tick: for the writer of a
     /// correction on this instance.
     public func refresh() {

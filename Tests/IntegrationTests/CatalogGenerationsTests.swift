@@ -54,7 +54,8 @@ import UserData
         #expect(photo.header("ETag") != before.header("ETag"))
         let revalidated = try client.request("GET", "/photos/\(Self.photoID)", headers: [("If-None-Match", before.header("ETag")!)])
         #expect(revalidated.status == 200, "the old tag no longer matches")
-        #expect(app.application.catalog.current.catalog.acceptedRotation(photoID: Self.photoID) == 90)
+        #expect(app.application.catalog.acceptedRotation(photoID: Self.photoID) == 90)
+        #expect(app.application.catalog.acceptedRotation(photoID: "no-such-photo") == nil)
 
         #expect(try client.request("GET", "/locations/\(Self.shippedLocation)").status == 404, "emptied, so gone")
         let nearby = try client.get("/nearby", query: [("lat", "40.7484"), ("lon", "-73.9857"), ("limit", "1")]).object()
