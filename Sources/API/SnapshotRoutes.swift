@@ -32,8 +32,8 @@ struct SnapshotRoutes {
         router.add(
             .get, "/catalog/changes", caching: .revalidate,
             .immediateUnlessBlocking(
-                { try Self.changes($0, of: generations.current, making: nil) },
-                blocking: { try Self.changes($0, of: generations.current, making: generations)! }))
+                { try Self.changes($0, of: generations.current, worker: nil) },
+                blocking: { try Self.changes($0, of: generations.current, worker: generations)! }))
     }
 
     static func snapshot(of generation: CatalogGeneration) -> HTTPResponse {
@@ -46,12 +46,13 @@ struct SnapshotRoutes {
         return response
     }
 
-    /// The changes since the request's `since`; nil when they are not made yet and there
-    /// is nothing `making` them (on the event loop: then a worker does).
-    /// - Parameter making: what a worker asks whether a `since` past `generation` is of
-    ///   corrections accepted already (another instance's newer generation).
+    /// The changes since the request's `since`; nil on the event loop when they are not
+    /// made yet, or when only the store can tell what `since` is (then a worker does).
+    /// - Parameter worker: on a worker, the generations: it makes the changes, and asks
+    ///   the store whether a `since` past `generation` is of corrections accepted already
+    ///   (another instance's newer generation); nil on the event loop.
     static func changes(
-        _ request: HTTPRequest, of generation: CatalogGeneration, making: CatalogGenerations?
+        _ request: HTTPRequest, of generation: CatalogGeneration, worker: CatalogGenerations?
     ) throws -> HTTPResponse? {
         let parameters = try QueryParameters(request, known: changesParameters)
         guard let since = parameters.string("since") else {
@@ -61,7 +62,7 @@ struct SnapshotRoutes {
         case .unknown:
             throw QueryParameters.invalid("since", "is not a catalog generation this server issued")
         case .ahead(let sequence):
-            guard let generations = making else { return nil }
+            guard let generations = worker else { return nil }
             let accepted: Bool
             do {
                 accepted = try generations.isAccepted(sequence: sequence)
@@ -80,7 +81,7 @@ struct SnapshotRoutes {
                 detail: "since names a catalog generation older than the kept history; download GET /catalog/snapshot again")
         case .generation(let count):
             if let made = generation.changes.answer(since: since) { return respond(with: made) }
-            guard making != nil else { return nil }
+            guard worker != nil else { return nil }
             let made = try changes(since: since, count: count, of: generation)
             generation.changes.keep(made, since: since)
             return respond(with: made)

@@ -123,9 +123,9 @@ import UserData
         // phone that met another instance first): not "never issued", but "ask again".
         let request = HTTPRequest(
             method: .get, target: "/catalog/changes", path: "/catalog/changes", queryItems: [(name: "since", value: now.token)])
-        #expect(try SnapshotRoutes.changes(request, of: held, making: nil) == nil, "decided on a worker")
+        #expect(try SnapshotRoutes.changes(request, of: held, worker: nil) == nil, "decided on a worker")
         do {
-            _ = try SnapshotRoutes.changes(request, of: held, making: app.application.catalog)
+            _ = try SnapshotRoutes.changes(request, of: held, worker: app.application.catalog)
             Issue.record("a generation this instance has not built was answered")
         } catch let error as HTTPError {
             #expect(error.status.code == 503 && error.headers["Retry-After"] == "1")
@@ -133,7 +133,7 @@ import UserData
         let forged = HTTPRequest(
             method: .get, target: "/catalog/changes", path: "/catalog/changes",
             queryItems: [(name: "since", value: "\(accepted[0].sequence + 1)" + now.token.drop { $0 != "-" })])
-        #expect(throws: HTTPError.self) { try SnapshotRoutes.changes(forged, of: now, making: app.application.catalog) }
+        #expect(throws: HTTPError.self) { try SnapshotRoutes.changes(forged, of: now, worker: app.application.catalog) }
     }
 
     /// Two instances on one PostgreSQL database: a correction written through neither
