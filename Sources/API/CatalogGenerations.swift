@@ -14,7 +14,7 @@ import UserData
 /// second it reads their count and highest `sequence` (one cheap query), and at once when
 /// the store says rows were added (`CorrectionsFeed`: on PostgreSQL a trigger's `NOTIFY`
 /// reaches every instance) or `refresh()` is called. When they changed, it reads them
-/// all, builds the generation of every one of them (`CatalogGeneration`, seconds of CPU
+/// all, builds the generation of every one of them (`CatalogGeneration`, a second or so of CPU
 /// on this thread, never on an event loop) and swaps it in. Requests already running
 /// finish on the generation they read; the old one is freed when the last of them ends.
 /// Corrections accepted while a generation is built are in the next one. A build that

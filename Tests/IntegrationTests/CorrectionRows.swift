@@ -33,21 +33,6 @@ enum CorrectionRows {
         }
     }
 
-    /// Every correction in the store, in `sequence` order.
-    static func all(in store: any UserDataStore) throws -> [CatalogCorrection] {
-        try store.read { connection in
-            try connection.query("SELECT sequence, photo_id, kind, latitude, longitude, year, degrees FROM catalog_corrections ORDER BY sequence") { row in
-                let change: CatalogCorrection.Change =
-                    switch row.text(2) {
-                    case "location": .location(latitude: row.double(3), longitude: row.double(4))
-                    case "date": .date(year: row.int(5))
-                    default: .rotation(degrees: row.int(6))
-                    }
-                return CatalogCorrection(sequence: row.int64(0), photoID: row.text(1), change: change)
-            }
-        }
-    }
-
     /// Waits until `done` holds, at most `seconds`; whether it did.
     static func wait(seconds: Int, until done: () throws -> Bool) rethrows -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
