@@ -93,7 +93,7 @@ let package = Package(
             name: "API",
             dependencies: [
                 "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore", "Walks", "Feedback", "WebAssets",
-                "CPrefetch", "Gzip",
+                "CEpoll", "CPrefetch", "Gzip",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupportCore"]),
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "Descriptors", "TestSupportCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Descriptors", "TestSupport"]),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "Explore", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "UserDataTests", dependencies: ["UserData", "SQLite", "Postgres", "TestSupport"]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "UserData", "API", "HTTPServer", "SQLite", "TestSupport"]),
         .testTarget(name: "ExploreTests", dependencies: ["Basics", "Explore", "Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),

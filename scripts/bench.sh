@@ -84,7 +84,9 @@
 #   seconds), CONNECTIONS (64), THREADS (1, wrk's, for the GET scenarios), POOL_SIZE
 #   (1000), SEED (1), SERVER_CPUS ("0"), WRK_CPUS ("1"), BIN (.build/release/past-nyc),
 #   PASSWORD_COST (owasp with login, else test), CLUSTER_THREADS (2, wrk's, for
-#   cluster). The server starts through scripts/run-server.sh.
+#   cluster), SWAP_EVERY (unset: none; seconds between the catalog corrections accepted
+#   while the runs go on, each making a new generation: scripts/generations-bench.sh).
+#   The server starts through scripts/run-server.sh.
 #
 # Runs and duration: RUNS=3 DURATION=5s scripts/bench.sh favorites (START_RUNS=1 to
 # measure the start times once).
@@ -360,6 +362,17 @@ done
 # The nginx worker: the process whose CPU time nginx's requests cost.
 NGINX_WORKER=""
 until [[ -n "$NGINX_WORKER" ]]; do NGINX_WORKER=$(pgrep -P "$NGINX_PID" | head -n 1); sleep 0.01; done
+
+# Generations of the catalog all along the runs: a correction accepted every SWAP_EVERY
+# seconds (after the pools were drawn), each swapping a new generation in.
+if [[ -n "${SWAP_EVERY:-}" ]]; then
+    (swap=0; while sleep "$SWAP_EVERY"; do
+        swap=$((swap + 1))
+        python3 scripts/bench/accept-corrections.py "$TMP" 1 "$swap" >/dev/null
+    done) &
+    SWAPPER=$!
+    at_exit 'kill "$SWAPPER" 2>/dev/null || true'
+fi
 
 # --- runs ----------------------------------------------------------------------
 

@@ -115,11 +115,11 @@ public struct AccountRoutes: Sendable {
                 throw QueryParameters.invalid(other, "cannot be combined with 'ids'")
             }
             let favorites = try accounts.favorites(user, photoIDs: try FavoriteIDs.parse(ids))
-            return .json(FavoriteJSON.page(FavoritesPage(favorites: favorites, nextCursor: nil), photos: photos))
+            return .json(FavoriteJSON.page(FavoritesPage(favorites: favorites, nextCursor: nil), photos: photos.pinned()))
         }
         let limit = try parameters.integer("limit", default: Self.defaultFavoritesLimit, in: Self.favoritesLimit)
         let page = try accounts.favorites(user, limit: limit, cursor: parameters.string("cursor"))
-        return .json(FavoriteJSON.page(page, photos: photos))
+        return .json(FavoriteJSON.page(page, photos: photos.pinned()))
     }
 
     private func showFavorite(_ request: HTTPRequest) throws -> HTTPResponse {

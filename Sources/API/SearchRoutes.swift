@@ -23,8 +23,12 @@ public struct SearchRoutes: Sendable {
         self.topics = catalogRoutes.topics
     }
 
-    public func register(in router: inout Router) {
-        router.add(.get, "/search", caching: .catalog, .immediateUnlessBlocking({ try searchOnEventLoop($0) }, blocking: { try search($0) }))
+    /// Registers the route, answered by the routes `current` gives when its request
+    /// starts (again when it moves to a worker).
+    public static func register(in router: inout Router, current: @escaping @Sendable () -> SearchRoutes) {
+        router.add(
+            .get, "/search", caching: .catalog,
+            .immediateUnlessBlocking({ try current().searchOnEventLoop($0) }, blocking: { try current().search($0) }))
     }
 
     static let parameters: QueryParameterNames = ["q", "from", "to", "borough", "topic", "lat", "lon", "limit", "cursor"]

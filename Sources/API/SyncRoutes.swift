@@ -142,6 +142,7 @@ struct SyncRoutes: Sendable {
     /// `{"changes": [Change], "next", "more"}`, each change with its item's state now
     /// (an item gone meanwhile is listed as deleted; its own change comes later).
     private func body(_ page: ChangesPage, of user: AuthenticatedUser) throws -> [UInt8] {
+        let photos = self.photos.pinned()
         let walkJSON = WalkJSON(photos: photos)
         var writer = JSONWriter(reservingCapacity: 64 + 700 * page.changes.count)
         writer.beginObject()

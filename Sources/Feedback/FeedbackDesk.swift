@@ -19,7 +19,7 @@ public final class FeedbackDesk: Sendable {
     private let database: any UserDataStore
     /// The shipped catalog: which photos exist, and where each was placed before any
     /// correction (the 50 km rule measures from there).
-    private let catalog: PhotoCatalog
+    private let catalog: ShippedCatalog
     private let dailyLimit: Int
     private let clock: @Sendable () -> Date
 
@@ -31,7 +31,7 @@ public final class FeedbackDesk: Sendable {
     ///   - dailyLimit: new feedbacks per user within 24 hours; lower only in tests.
     ///   - clock: the current time; tests move it.
     public init(
-        database: any UserDataStore, catalog: PhotoCatalog, dailyLimit: Int = FeedbackRules.dailyLimit,
+        database: any UserDataStore, catalog: ShippedCatalog, dailyLimit: Int = FeedbackRules.dailyLimit,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         precondition(dailyLimit > 0, "a user may send a feedback")

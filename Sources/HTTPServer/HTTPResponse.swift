@@ -9,8 +9,8 @@ public struct HTTPResponse: Sendable {
     /// A strong entity tag, quoted (`"…"`), for cacheable GET responses.
     public var etag: String?
     /// The body gzipped, for a handler that keeps it made: called instead of compressing
-    /// `body` when the response is sent gzipped, and must return what `Gzip.compress(body)`
-    /// does (nil: compress as usual).
+    /// `body` when the response is sent gzipped, and must return a gzip member of exactly
+    /// `body`, as `Gzip.compress(body)` makes one (nil: compress as usual).
     public var gzippedBody: (@Sendable () -> [UInt8]?)?
     /// Whether a `200` to GET or HEAD serves single byte ranges of `body` (RFC 9110 §14,
     /// `RangeSelection`): `Accept-Ranges: bytes`, `206` with `Content-Range` over the

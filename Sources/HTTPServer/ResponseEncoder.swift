@@ -189,7 +189,7 @@ enum ResponseEncoder {
         switch context.caching.kind {
         case .unspecified:
             return nil
-        case .noStore:
+        case .noStore, .revalidate:
             return context.caching.value
         case .shared:
             guard !handler.hasCacheControl, context.method == .get || context.method == .head,

@@ -20,6 +20,7 @@ import WebAssets
         "GET /locations/{locationID}": ("/locations/40.729510,-73.953958", nil),
         "GET /boroughs": ("/boroughs", nil),
         "GET /catalog/snapshot": ("/catalog/snapshot", nil),
+        "GET /catalog/changes": ("/catalog/changes", nil),
         "GET /topics": ("/topics", nil),
         "GET /search": ("/search?q=broadway", nil),
         "GET /clusters": ("/clusters?south=40.70&west=-74.02&north=40.75&east=-73.97&zoom=12", nil),
@@ -78,6 +79,9 @@ import WebAssets
 
     /// Routes whose answers hold no one's data and change from moment to moment: no rule.
     static let unspecified: Set<String> = ["GET /healthz", "GET /photos/popular"]
+    /// Public routes whose answers may change at any moment and are confirmed by their
+    /// ETag: every answer says `no-cache` (the contract's exception to `max-age`).
+    static let revalidated: Set<String> = ["GET /catalog/changes"]
     /// Public routes that hold no token: their GET answers may be kept by any cache. The
     /// web pages and their files too: they change only with a release.
     static func shared() throws -> Set<String> {
@@ -108,6 +112,8 @@ import WebAssets
                 #expect(entry.caching == .shared(maxAge: 300), "\(key)")
             } else if Self.unspecified.contains(key) {
                 #expect(entry.caching == .unspecified, "\(key)")
+            } else if Self.revalidated.contains(key) {
+                #expect(entry.caching == .revalidate, "\(key)")
             } else {
                 #expect(entry.caching == .noStore, "\(key): holds a token or a user's data")
             }
@@ -152,6 +158,13 @@ import WebAssets
                 if bad.status == 400 { #expect(bad.header("Cache-Control") == nil, "\(key): an error is not for caches") }
             } else if Self.unspecified.contains(key) {
                 #expect(anonymousControl == nil, "\(key)")
+            } else if Self.revalidated.contains(key) {
+                #expect(anonymous.status == 200 && anonymousControl == "no-cache", "\(key)")
+                let etag = try #require(anonymous.header("ETag"), "\(key)")
+                let revalidated = try client.request(method, target, headers: [("If-None-Match", etag)])
+                #expect(revalidated.status == 304 && revalidated.header("Cache-Control") == "no-cache", "\(key)")
+                let bad = try client.request(method, target + "?since=nonsense")
+                #expect(bad.status == 400 && bad.header("Cache-Control") == "no-cache", "\(key): every answer")
             } else {
                 #expect(anonymousControl == "no-store", "\(key): \(anonymous.status) \(anonymousControl ?? "none")")
                 if !key.hasPrefix("POST /users") {

@@ -10,7 +10,7 @@ import TestSupport
         let catalog = try CatalogFixture.load().catalog
         let routes = CatalogRoutes(catalog: catalog)
         var router = Router()
-        routes.register(in: &router)
+        CatalogRoutes.register(in: &router) { routes }
         return (routes, router, catalog)
     }
 

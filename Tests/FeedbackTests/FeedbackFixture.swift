@@ -27,7 +27,7 @@ struct FeedbackFixture {
             store: store, commonPasswordsPath: PackageRoot.path + "/Data/common-passwords.txt", passwordCost: .test,
             clock: { clock.now })
         catalog = try SharedCatalog.catalog()
-        desk = FeedbackDesk(database: store, catalog: catalog, dailyLimit: dailyLimit, clock: { clock.now })
+        desk = FeedbackDesk(database: store, catalog: catalog.shipped, dailyLimit: dailyLimit, clock: { clock.now })
     }
 
     var store: any UserDataStore { accounts.database }

@@ -24,7 +24,7 @@ struct UserDataCopyTests {
         // Accounts stores any photo ID (the routes check the catalog): made-up ones do here.
         let photoIDs = (1...6).map { "copied-\($0)" }
         let source = try Accounts(dataDirectory: directory.path, commonPasswordsPath: commonPasswords, passwordCost: .test)
-        let sourceWalks = Walks(database: source.database, catalog: catalog)
+        let sourceWalks = Walks(database: source.database, catalog: { catalog })
         let session = try source.register(username: "Mover", password: Self.password, clientAddress: "192.0.2.7")
         let mover = try source.authenticate(token: session.token)
         for photoID in photoIDs { _ = try Result.awaiting { source.saveFavorite(mover, photoID: photoID, completion: $0) } }
@@ -35,7 +35,7 @@ struct UserDataCopyTests {
                 mover, walkID: walk.walkID, point: WalkPoint(latitude: 40.7359 + Double(step) * 0.00135, longitude: -73.9911))
         }
         try UserRoles.assign(.moderator, toUsername: "mover", in: source.database)
-        let sourceDesk = FeedbackDesk(database: source.database, catalog: catalog)
+        let sourceDesk = FeedbackDesk(database: source.database, catalog: catalog.shipped)
         let sent = try sourceDesk.send(mover, photoID: catalog.photos[0].photoID, change: .rotation(degrees: 90))
         let decided = try sourceDesk.decide(try sourceDesk.moderator(mover), feedbackID: sent.feedback.feedbackID, accept: true)
         let firstPage = try source.favorites(mover, limit: 2, cursor: nil)
@@ -52,14 +52,14 @@ struct UserDataCopyTests {
         let copy = try Accounts(
             store: try PostgresUserDataStore(url: target.url), commonPasswordsPath: commonPasswords, passwordCost: .test)
         #expect(try Self.lastUsedTimes(copy.database) == lastUsed, "tokens.last_used_at copied")
-        let copyWalks = Walks(database: copy.database, catalog: catalog)
+        let copyWalks = Walks(database: copy.database, catalog: { catalog })
         let moved = try copy.authenticate(token: session.token)
         #expect(try copy.user(moved).username == "Mover")
         #expect(try copy.favorites(moved, limit: 2, cursor: nil) == firstPage)
         #expect(try copy.favorites(moved, limit: 2, cursor: firstPage.nextCursor) == secondPage)
         #expect(try copy.recents(moved, limit: 10).map(\.photoID) == [photoIDs[0]])
         #expect(try copyWalks.walk(moved, walkID: walk.walkID, limit: 2, cursor: nil) == walkPage)
-        let copyDesk = FeedbackDesk(database: copy.database, catalog: catalog)
+        let copyDesk = FeedbackDesk(database: copy.database, catalog: catalog.shipped)
         #expect(try copyDesk.feedback(moved, feedbackID: decided.feedbackID) == decided)
         #expect(try copyDesk.moderator(moved).userID == moved.userID)
         #expect(try Self.corrections(copy.database) == [Int64(decided.feedbackID)])

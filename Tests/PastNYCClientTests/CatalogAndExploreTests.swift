@@ -168,6 +168,22 @@ extension EndToEndTests {
             _ = try await client.getCatalogSnapshot(headers: .init(ifNoneMatch: ok.headers.eTag)).notModified
         }
 
+        /// What changed since a generation: nothing, on a server without corrections; the
+        /// snapshot names its generation; a token never issued is 400, one of other data 410.
+        @Test func catalogChanges() async throws {
+            let client = try makeClient()
+            let generation = try await client.getCatalogSnapshot(headers: .init(range: "bytes=0-9")).partialContent.headers
+                .catalogGeneration
+            let current = try await client.getCatalogChanges().ok.body.json
+            #expect(current.generation == generation && current.changes.isEmpty)
+            let since = try await client.getCatalogChanges(query: .init(since: generation)).ok
+            #expect(try since.body.json.changes.isEmpty)
+            _ = try await client.getCatalogChanges(query: .init(since: generation), headers: .init(ifNoneMatch: since.headers.eTag))
+                .notModified
+            _ = try await client.getCatalogChanges(query: .init(since: "latest")).badRequest.body.applicationProblemJson
+            _ = try await client.getCatalogChanges(query: .init(since: "0-0123456789abcdef")).gone.body.applicationProblemJson
+        }
+
         @Test func clusters() async throws {
             let client = try makeClient()
             let query = Operations.GetClusters.Input.Query(south: 40.49, west: -74.26, north: 40.92, east: -73.69, zoom: 11, limit: 5)

@@ -49,11 +49,15 @@ import HTTPTypes
 ///   catalog: `/nearby`, `/region`, `/photos/{photoID}`,
 ///   `/locations/{locationID}`, `/boroughs`, `/catalog/snapshot`; exploring: `/clusters`,
 ///   `/search`, `/topics`, `/tours`; and `/openapi.yaml`, but not
-///   `/healthz` or `/photos/popular`) carries `Cache-Control: public,
-///   max-age=300`: answers change only when a new catalog is imported, and
-///   their strong ETags make asking again after those 300 seconds a cheap
-///   `304`. `/healthz` and `/photos/popular` (which follows the favorites
-///   within seconds) have no ETag. `Cache-Control: no-store` is on every
+///   `/healthz`, `/photos/popular` or `/catalog/changes`) carries
+///   `Cache-Control: public, max-age=300`: answers change when a new catalog
+///   is imported or a correction is accepted (a new generation of the
+///   catalog, within 10 s, with new ETags), and their strong ETags make
+///   asking again after those 300 seconds a cheap `304`. Every answer of
+///   `/catalog/changes`, errors included, carries `Cache-Control: no-cache`
+///   (and a `200` an ETag): a client asks it whenever it looks for news.
+///   `/healthz` and `/photos/popular` (which follows the favorites within
+///   seconds) have no ETag. `Cache-Control: no-store` is on every
 ///   response to a request with an `Authorization` header, on every
 ///   response of a token-protected endpoint (errors included), and on the
 ///   answers of `POST /users` and `POST /users/login` (they hold a token).
@@ -1706,8 +1710,12 @@ public struct Client: APIProtocol {
     /// per location, in `locationID` order (by Unicode code point), each
     /// the Location with `"photos"`: every one of its photos, in source
     /// order, exactly as `GET /photos/{photoID}` returns it. Every line ends
-    /// with a newline. The body changes only when a new catalog is imported,
-    /// and its strong `ETag` with it.
+    /// with a newline. The body is that of one generation of the catalog
+    /// (the shipped catalog with every accepted correction laid over it),
+    /// named by `Catalog-Generation`; it changes with each new generation
+    /// and each new import, and its strong `ETag` with it. A phone that
+    /// keeps the snapshot keeps that generation and asks
+    /// `GET /catalog/changes?since=` for what changed since.
     ///
     /// Resumable (RFC 9110 §14): a single byte range (`Range: bytes=first-last`,
     /// `bytes=first-` or `bytes=-suffix`) answers `206` with
@@ -1772,6 +1780,11 @@ public struct Client: APIProtocol {
                             name: "Cache-Control",
                             as: Components.Headers.CacheControl.self
                         ),
+                        catalogGeneration: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Catalog-Generation",
+                            as: Components.Headers.CatalogGeneration.self
+                        ),
                         eTag: try converter.getRequiredHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -1818,6 +1831,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Cache-Control",
                             as: Components.Headers.CacheControl.self
+                        ),
+                        catalogGeneration: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Catalog-Generation",
+                            as: Components.Headers.CatalogGeneration.self
                         ),
                         contentRange: try converter.getRequiredHeaderFieldAsURI(
                             in: response.headerFields,
@@ -2007,6 +2025,313 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .requestHeaderFieldsTooLarge(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// What changed in the catalog since a generation a client holds
+    ///
+    /// Every location whose snapshot line differs between generation `since`
+    /// (a `generation` of an earlier answer, or the `Catalog-Generation` of a
+    /// snapshot) and the current one, in `locationID` order: a location gone
+    /// (`deleted: true`), or its current line (`location`, exactly the line
+    /// `GET /catalog/snapshot` now has, without its newline). Replacing,
+    /// adding (in `locationID` order) and removing those lines in the
+    /// snapshot of `since` gives the current snapshot, byte for byte. Keep
+    /// the answer's `generation` for the next call. Without `since`: the
+    /// current generation and no changes.
+    ///
+    /// A generation is the shipped catalog with every accepted correction
+    /// up to one laid over it; a correction accepted by a moderator (or by
+    /// agreement) makes a new one within 10 s, on every instance. Every
+    /// generation since the catalog was imported is kept (so at least 30
+    /// days of them): a `since` this server never issued → 400 naming
+    /// `since`; one of other shipped data or another catalog format (an
+    /// import or an upgrade since) → 410: download the snapshot again. Every
+    /// instance of a cluster builds the same generations; one asked with a
+    /// generation another instance already serves answers 503 with
+    /// `Retry-After` until it serves it too (seconds).
+    ///
+    /// A photo moved by a correction lists both its old location and its
+    /// new one; a date or a turn of 90 or 270 degrees (width and height
+    /// swap), its location. A turn of 180 degrees changes no line (the
+    /// image changes: its own `ETag` says so).
+    ///
+    ///
+    /// - Remark: HTTP `GET /catalog/changes`.
+    /// - Remark: Generated from `#/paths//catalog/changes/get(getCatalogChanges)`.
+    public func getCatalogChanges(_ input: Operations.GetCatalogChanges.Input) async throws -> Operations.GetCatalogChanges.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.GetCatalogChanges.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/catalog/changes",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "since",
+                    value: input.query.since
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.GetCatalogChanges.Output.Ok.Headers = .init(
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControl.self
+                        ),
+                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Components.Headers.ETag.self
+                        ),
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.GetCatalogChanges.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.CatalogChanges.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 304:
+                    let headers: Components.Responses.NotModified.Headers = .init(
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControl.self
+                        ),
+                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Components.Headers.ETag.self
+                        ),
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        )
+                    )
+                    return .notModified(.init(headers: headers))
+                case 400:
+                    let headers: Components.Responses.BadRequest.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.XRequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 410:
+                    let headers: Operations.GetCatalogChanges.Output.Gone.Headers = .init(
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControl.self
+                        ),
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.GetCatalogChanges.Output.Gone.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .gone(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 414:
+                    let headers: Components.Responses.URITooLong.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.XRequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.URITooLong.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .uriTooLong(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 431:
+                    let headers: Components.Responses.HeadersTooLarge.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.XRequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.HeadersTooLarge.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .requestHeaderFieldsTooLarge(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 503:
+                    let headers: Operations.GetCatalogChanges.Output.ServiceUnavailable.Headers = .init(
+                        cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControl.self
+                        ),
+                        retryAfter: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        ),
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.XRequestID.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.GetCatalogChanges.Output.ServiceUnavailable.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(
                         headers: headers,
                         body: body
                     ))

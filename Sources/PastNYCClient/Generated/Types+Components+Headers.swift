@@ -27,13 +27,20 @@ extension Components {
         /// What caches may do with the response (RFC 9111 §5.2.2; see the
         /// caching convention in the description of this API):
         /// `public, max-age=300` on the reads of a public endpoint sent without
-        /// an `Authorization` header; `no-store` on every response to a request
+        /// an `Authorization` header; `no-cache` on every answer of
+        /// `GET /catalog/changes`; `no-store` on every response to a request
         /// with one, and on every response of a token-protected endpoint,
         /// `POST /users` and `POST /users/login`.
         ///
         ///
         /// - Remark: Generated from `#/components/headers/Cache-Control`.
         public typealias CacheControl = Swift.String
+        /// The generation of the catalog the snapshot is of: what to send as
+        /// `since` to `GET /catalog/changes` for what changed after it.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/headers/Catalog-Generation`.
+        public typealias CatalogGeneration = Swift.String
         /// A strong entity tag of the body (RFC 9110 §8.8.3).
         ///
         /// - Remark: Generated from `#/components/headers/ETag`.

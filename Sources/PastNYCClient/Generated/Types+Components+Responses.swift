@@ -24,7 +24,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -67,7 +68,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -169,7 +171,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -245,7 +248,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -319,7 +323,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -438,7 +443,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -505,7 +511,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -572,7 +579,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -639,7 +647,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -706,7 +715,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -773,7 +783,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1003,7 +1014,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1077,7 +1089,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1151,7 +1164,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1225,7 +1239,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1292,7 +1307,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1359,7 +1375,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1426,7 +1443,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1500,7 +1518,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1626,7 +1645,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1700,7 +1720,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-store` on every response to a request
+                /// an `Authorization` header; `no-cache` on every answer of
+                /// `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///

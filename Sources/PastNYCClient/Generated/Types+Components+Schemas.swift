@@ -616,6 +616,70 @@ extension Components {
                 try self.value2.encode(to: encoder)
             }
         }
+        /// What changed in the catalog since a generation (`GET /catalog/changes`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/CatalogChanges`.
+        public struct CatalogChanges: Codable, Hashable, Sendable {
+            /// The current generation, for the next call's `since`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CatalogChanges/generation`.
+            public var generation: Swift.String
+            /// Every location whose line differs, in `locationID` order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CatalogChanges/changes`.
+            public var changes: [Components.Schemas.CatalogChange]
+            /// Creates a new `CatalogChanges`.
+            ///
+            /// - Parameters:
+            ///   - generation: The current generation, for the next call's `since`.
+            ///   - changes: Every location whose line differs, in `locationID` order.
+            public init(
+                generation: Swift.String,
+                changes: [Components.Schemas.CatalogChange]
+            ) {
+                self.generation = generation
+                self.changes = changes
+            }
+            public enum CodingKeys: String, CodingKey {
+                case generation
+                case changes
+            }
+        }
+        /// A location that changed: gone, or with its current snapshot line.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CatalogChange`.
+        public struct CatalogChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CatalogChange/locationID`.
+            public var locationID: Swift.String
+            /// The location has no photo left; its line goes.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CatalogChange/deleted`.
+            public var deleted: Swift.Bool
+            /// The location's current line (absent when deleted).
+            ///
+            /// - Remark: Generated from `#/components/schemas/CatalogChange/location`.
+            public var location: Components.Schemas.SnapshotLine?
+            /// Creates a new `CatalogChange`.
+            ///
+            /// - Parameters:
+            ///   - locationID:
+            ///   - deleted: The location has no photo left; its line goes.
+            ///   - location: The location's current line (absent when deleted).
+            public init(
+                locationID: Swift.String,
+                deleted: Swift.Bool,
+                location: Components.Schemas.SnapshotLine? = nil
+            ) {
+                self.locationID = locationID
+                self.deleted = deleted
+                self.location = location
+            }
+            public enum CodingKeys: String, CodingKey {
+                case locationID
+                case deleted
+                case location
+            }
+        }
         /// A location and a page of its photos that match the filters.
         ///
         /// - Remark: Generated from `#/components/schemas/LocationPage`.

@@ -266,7 +266,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -635,7 +636,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -1003,7 +1005,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -1292,7 +1295,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -1678,7 +1682,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -1970,7 +1975,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -2204,8 +2210,12 @@ public enum Operations {
     /// per location, in `locationID` order (by Unicode code point), each
     /// the Location with `"photos"`: every one of its photos, in source
     /// order, exactly as `GET /photos/{photoID}` returns it. Every line ends
-    /// with a newline. The body changes only when a new catalog is imported,
-    /// and its strong `ETag` with it.
+    /// with a newline. The body is that of one generation of the catalog
+    /// (the shipped catalog with every accepted correction laid over it),
+    /// named by `Catalog-Generation`; it changes with each new generation
+    /// and each new import, and its strong `ETag` with it. A phone that
+    /// keeps the snapshot keeps that generation and asks
+    /// `GET /catalog/changes?since=` for what changed since.
     ///
     /// Resumable (RFC 9110 §14): a single byte range (`Range: bytes=first-last`,
     /// `bytes=first-` or `bytes=-suffix`) answers `206` with
@@ -2286,13 +2296,20 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
                     ///
                     /// - Remark: Generated from `#/paths/catalog/snapshot/GET/responses/200/headers/Cache-Control`.
                     public var cacheControl: Components.Headers.CacheControl
+                    /// The generation of the catalog the snapshot is of: what to send as
+                    /// `since` to `GET /catalog/changes` for what changed after it.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/catalog/snapshot/GET/responses/200/headers/Catalog-Generation`.
+                    public var catalogGeneration: Components.Headers.CatalogGeneration
                     /// A strong entity tag of the body (RFC 9110 §8.8.3).
                     ///
                     /// - Remark: Generated from `#/paths/catalog/snapshot/GET/responses/200/headers/ETag`.
@@ -2309,16 +2326,19 @@ public enum Operations {
                     /// - Parameters:
                     ///   - acceptRanges: The response serves byte ranges (RFC 9110 §14.3).
                     ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                    ///   - catalogGeneration: The generation of the catalog the snapshot is of: what to send as
                     ///   - eTag: A strong entity tag of the body (RFC 9110 §8.8.3).
                     ///   - xRequestID: The id of this request in the server's log: the client's own
                     public init(
                         acceptRanges: Components.Headers.AcceptRanges,
                         cacheControl: Components.Headers.CacheControl,
+                        catalogGeneration: Components.Headers.CatalogGeneration,
                         eTag: Components.Headers.ETag,
                         xRequestID: Components.Headers.XRequestID
                     ) {
                         self.acceptRanges = acceptRanges
                         self.cacheControl = cacheControl
+                        self.catalogGeneration = catalogGeneration
                         self.eTag = eTag
                         self.xRequestID = xRequestID
                     }
@@ -2394,13 +2414,20 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
                     ///
                     /// - Remark: Generated from `#/paths/catalog/snapshot/GET/responses/206/headers/Cache-Control`.
                     public var cacheControl: Components.Headers.CacheControl
+                    /// The generation of the catalog the snapshot is of: what to send as
+                    /// `since` to `GET /catalog/changes` for what changed after it.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/catalog/snapshot/GET/responses/206/headers/Catalog-Generation`.
+                    public var catalogGeneration: Components.Headers.CatalogGeneration
                     /// The range sent and the whole length: `bytes first-last/length` (RFC 9110 §14.4).
                     ///
                     /// - Remark: Generated from `#/paths/catalog/snapshot/GET/responses/206/headers/Content-Range`.
@@ -2421,18 +2448,21 @@ public enum Operations {
                     /// - Parameters:
                     ///   - acceptRanges: The response serves byte ranges (RFC 9110 §14.3).
                     ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                    ///   - catalogGeneration: The generation of the catalog the snapshot is of: what to send as
                     ///   - contentRange: The range sent and the whole length: `bytes first-last/length` (RFC 9110 §14.4).
                     ///   - eTag: A strong entity tag of the body (RFC 9110 §8.8.3).
                     ///   - xRequestID: The id of this request in the server's log: the client's own
                     public init(
                         acceptRanges: Components.Headers.AcceptRanges,
                         cacheControl: Components.Headers.CacheControl,
+                        catalogGeneration: Components.Headers.CatalogGeneration,
                         contentRange: Swift.String,
                         eTag: Components.Headers.ETag,
                         xRequestID: Components.Headers.XRequestID
                     ) {
                         self.acceptRanges = acceptRanges
                         self.cacheControl = cacheControl
+                        self.catalogGeneration = catalogGeneration
                         self.contentRange = contentRange
                         self.eTag = eTag
                         self.xRequestID = xRequestID
@@ -2725,6 +2755,518 @@ public enum Operations {
             }
         }
     }
+    /// What changed in the catalog since a generation a client holds
+    ///
+    /// Every location whose snapshot line differs between generation `since`
+    /// (a `generation` of an earlier answer, or the `Catalog-Generation` of a
+    /// snapshot) and the current one, in `locationID` order: a location gone
+    /// (`deleted: true`), or its current line (`location`, exactly the line
+    /// `GET /catalog/snapshot` now has, without its newline). Replacing,
+    /// adding (in `locationID` order) and removing those lines in the
+    /// snapshot of `since` gives the current snapshot, byte for byte. Keep
+    /// the answer's `generation` for the next call. Without `since`: the
+    /// current generation and no changes.
+    ///
+    /// A generation is the shipped catalog with every accepted correction
+    /// up to one laid over it; a correction accepted by a moderator (or by
+    /// agreement) makes a new one within 10 s, on every instance. Every
+    /// generation since the catalog was imported is kept (so at least 30
+    /// days of them): a `since` this server never issued → 400 naming
+    /// `since`; one of other shipped data or another catalog format (an
+    /// import or an upgrade since) → 410: download the snapshot again. Every
+    /// instance of a cluster builds the same generations; one asked with a
+    /// generation another instance already serves answers 503 with
+    /// `Retry-After` until it serves it too (seconds).
+    ///
+    /// A photo moved by a correction lists both its old location and its
+    /// new one; a date or a turn of 90 or 270 degrees (width and height
+    /// swap), its location. A turn of 180 degrees changes no line (the
+    /// image changes: its own `ETag` says so).
+    ///
+    ///
+    /// - Remark: HTTP `GET /catalog/changes`.
+    /// - Remark: Generated from `#/paths//catalog/changes/get(getCatalogChanges)`.
+    public enum GetCatalogChanges {
+        public static let id: Swift.String = "getCatalogChanges"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/catalog/changes/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// A generation token this server gave (`<sequence>-<16 hex digits>`).
+                ///
+                /// - Remark: Generated from `#/paths/catalog/changes/GET/query/since`.
+                public var since: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - since: A generation token this server gave (`<sequence>-<16 hex digits>`).
+                public init(since: Swift.String? = nil) {
+                    self.since = since
+                }
+            }
+            public var query: Operations.GetCatalogChanges.Input.Query
+            /// - Remark: Generated from `#/paths/catalog/changes/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// An ETag of an earlier response; when it still matches, the answer is 304 with no body (RFC 9110 §13.1.2).
+                ///
+                /// - Remark: Generated from `#/paths/catalog/changes/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetCatalogChanges.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: An ETag of an earlier response; when it still matches, the answer is 304 with no body (RFC 9110 §13.1.2).
+                ///   - accept:
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetCatalogChanges.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetCatalogChanges.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.GetCatalogChanges.Input.Query = .init(),
+                headers: Operations.GetCatalogChanges.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/catalog/changes/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                    /// caching convention in the description of this API):
+                    /// `public, max-age=300` on the reads of a public endpoint sent without
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// with one, and on every response of a token-protected endpoint,
+                    /// `POST /users` and `POST /users/login`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/catalog/changes/GET/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl
+                    /// A strong entity tag of the body (RFC 9110 §8.8.3).
+                    ///
+                    /// - Remark: Generated from `#/paths/catalog/changes/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/catalog/changes/GET/responses/200/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                    ///   - eTag: A strong entity tag of the body (RFC 9110 §8.8.3).
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(
+                        cacheControl: Components.Headers.CacheControl,
+                        eTag: Components.Headers.ETag,
+                        xRequestID: Components.Headers.XRequestID
+                    ) {
+                        self.cacheControl = cacheControl
+                        self.eTag = eTag
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetCatalogChanges.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/catalog/changes/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/catalog/changes/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CatalogChanges)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.CatalogChanges {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetCatalogChanges.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetCatalogChanges.Output.Ok.Headers,
+                    body: Operations.GetCatalogChanges.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The current generation and the locations that changed since `since`.
+            ///
+            /// - Remark: Generated from `#/paths//catalog/changes/get(getCatalogChanges)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetCatalogChanges.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetCatalogChanges.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `If-None-Match` ETag still matches; no body.
+            ///
+            /// - Remark: Generated from `#/paths//catalog/changes/get(getCatalogChanges)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A parameter or field is missing or invalid (the detail names it), or
+            /// the request is malformed. For a body: not JSON, not UTF-8 (or with a
+            /// byte order mark), nested deeper than 32, more than 10,000 values, a
+            /// member name given twice or with more than 30 combining marks in a
+            /// row, a number beyond a double, a lone surrogate escape, or an
+            /// unknown field.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//catalog/changes/get(getCatalogChanges)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Gone: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/catalog/changes/GET/responses/410/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                    /// caching convention in the description of this API):
+                    /// `public, max-age=300` on the reads of a public endpoint sent without
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// with one, and on every response of a token-protected endpoint,
+                    /// `POST /users` and `POST /users/login`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/catalog/changes/GET/responses/410/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/catalog/changes/GET/responses/410/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(
+                        cacheControl: Components.Headers.CacheControl,
+                        xRequestID: Components.Headers.XRequestID
+                    ) {
+                        self.cacheControl = cacheControl
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetCatalogChanges.Output.Gone.Headers
+                /// - Remark: Generated from `#/paths/catalog/changes/GET/responses/410/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/catalog/changes/GET/responses/410/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetCatalogChanges.Output.Gone.Body
+                /// Creates a new `Gone`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetCatalogChanges.Output.Gone.Headers,
+                    body: Operations.GetCatalogChanges.Output.Gone.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `since` is a generation of other shipped data or of another catalog
+            /// format: download `GET /catalog/snapshot` again.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//catalog/changes/get(getCatalogChanges)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Operations.GetCatalogChanges.Output.Gone)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            public var gone: Operations.GetCatalogChanges.Output.Gone {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target is over 8 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//catalog/changes/get(getCatalogChanges)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 16 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//catalog/changes/get(getCatalogChanges)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct ServiceUnavailable: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/catalog/changes/GET/responses/503/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                    /// caching convention in the description of this API):
+                    /// `public, max-age=300` on the reads of a public endpoint sent without
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// with one, and on every response of a token-protected endpoint,
+                    /// `POST /users` and `POST /users/login`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/catalog/changes/GET/responses/503/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl
+                    /// Seconds to wait before trying again (RFC 9110 §10.2.3).
+                    ///
+                    /// - Remark: Generated from `#/paths/catalog/changes/GET/responses/503/headers/Retry-After`.
+                    public var retryAfter: Components.Headers.RetryAfter
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/catalog/changes/GET/responses/503/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                    ///   - retryAfter: Seconds to wait before trying again (RFC 9110 §10.2.3).
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(
+                        cacheControl: Components.Headers.CacheControl,
+                        retryAfter: Components.Headers.RetryAfter,
+                        xRequestID: Components.Headers.XRequestID
+                    ) {
+                        self.cacheControl = cacheControl
+                        self.retryAfter = retryAfter
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetCatalogChanges.Output.ServiceUnavailable.Headers
+                /// - Remark: Generated from `#/paths/catalog/changes/GET/responses/503/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/catalog/changes/GET/responses/503/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetCatalogChanges.Output.ServiceUnavailable.Body
+                /// Creates a new `ServiceUnavailable`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetCatalogChanges.Output.ServiceUnavailable.Headers,
+                    body: Operations.GetCatalogChanges.Output.ServiceUnavailable.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `since` is a generation that another instance already serves and this
+            /// one is still building (seconds after a correction was accepted), or
+            /// the user data, which tells, cannot be reached: ask again after
+            /// `Retry-After` seconds.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//catalog/changes/get(getCatalogChanges)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Operations.GetCatalogChanges.Output.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Operations.GetCatalogChanges.Output.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// The locations of a box grouped into map clusters for a zoom level
     ///
     /// The map when zoomed out. The locations of the box (same box rules and
@@ -2881,7 +3423,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -3273,7 +3816,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -3552,7 +4096,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -4166,7 +4711,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -4544,7 +5090,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -4904,7 +5451,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -5206,7 +5754,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -6737,7 +7286,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -7042,7 +7592,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -7365,7 +7916,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -7455,7 +8007,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -8208,7 +8761,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -8507,7 +9061,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -8807,7 +9362,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -9347,7 +9903,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -9712,7 +10269,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -10007,7 +10565,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -10423,7 +10982,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -11042,7 +11602,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -11398,7 +11959,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -11488,7 +12050,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -11948,7 +12511,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -12713,7 +13277,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -12855,7 +13420,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -12969,7 +13535,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -13232,7 +13799,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -13329,7 +13897,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -13744,7 +14313,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -14049,7 +14619,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -14390,7 +14961,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -14736,7 +15308,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-store` on every response to a request
+                    /// an `Authorization` header; `no-cache` on every answer of
+                    /// `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///

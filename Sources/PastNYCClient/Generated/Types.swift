@@ -92,8 +92,12 @@ public protocol APIProtocol: Sendable {
     /// per location, in `locationID` order (by Unicode code point), each
     /// the Location with `"photos"`: every one of its photos, in source
     /// order, exactly as `GET /photos/{photoID}` returns it. Every line ends
-    /// with a newline. The body changes only when a new catalog is imported,
-    /// and its strong `ETag` with it.
+    /// with a newline. The body is that of one generation of the catalog
+    /// (the shipped catalog with every accepted correction laid over it),
+    /// named by `Catalog-Generation`; it changes with each new generation
+    /// and each new import, and its strong `ETag` with it. A phone that
+    /// keeps the snapshot keeps that generation and asks
+    /// `GET /catalog/changes?since=` for what changed since.
     ///
     /// Resumable (RFC 9110 §14): a single byte range (`Range: bytes=first-last`,
     /// `bytes=first-` or `bytes=-suffix`) answers `206` with
@@ -110,6 +114,38 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /catalog/snapshot`.
     /// - Remark: Generated from `#/paths//catalog/snapshot/get(getCatalogSnapshot)`.
     func getCatalogSnapshot(_ input: Operations.GetCatalogSnapshot.Input) async throws -> Operations.GetCatalogSnapshot.Output
+    /// What changed in the catalog since a generation a client holds
+    ///
+    /// Every location whose snapshot line differs between generation `since`
+    /// (a `generation` of an earlier answer, or the `Catalog-Generation` of a
+    /// snapshot) and the current one, in `locationID` order: a location gone
+    /// (`deleted: true`), or its current line (`location`, exactly the line
+    /// `GET /catalog/snapshot` now has, without its newline). Replacing,
+    /// adding (in `locationID` order) and removing those lines in the
+    /// snapshot of `since` gives the current snapshot, byte for byte. Keep
+    /// the answer's `generation` for the next call. Without `since`: the
+    /// current generation and no changes.
+    ///
+    /// A generation is the shipped catalog with every accepted correction
+    /// up to one laid over it; a correction accepted by a moderator (or by
+    /// agreement) makes a new one within 10 s, on every instance. Every
+    /// generation since the catalog was imported is kept (so at least 30
+    /// days of them): a `since` this server never issued → 400 naming
+    /// `since`; one of other shipped data or another catalog format (an
+    /// import or an upgrade since) → 410: download the snapshot again. Every
+    /// instance of a cluster builds the same generations; one asked with a
+    /// generation another instance already serves answers 503 with
+    /// `Retry-After` until it serves it too (seconds).
+    ///
+    /// A photo moved by a correction lists both its old location and its
+    /// new one; a date or a turn of 90 or 270 degrees (width and height
+    /// swap), its location. A turn of 180 degrees changes no line (the
+    /// image changes: its own `ETag` says so).
+    ///
+    ///
+    /// - Remark: HTTP `GET /catalog/changes`.
+    /// - Remark: Generated from `#/paths//catalog/changes/get(getCatalogChanges)`.
+    func getCatalogChanges(_ input: Operations.GetCatalogChanges.Input) async throws -> Operations.GetCatalogChanges.Output
     /// The locations of a box grouped into map clusters for a zoom level
     ///
     /// The map when zoomed out. The locations of the box (same box rules and
@@ -662,8 +698,12 @@ extension APIProtocol {
     /// per location, in `locationID` order (by Unicode code point), each
     /// the Location with `"photos"`: every one of its photos, in source
     /// order, exactly as `GET /photos/{photoID}` returns it. Every line ends
-    /// with a newline. The body changes only when a new catalog is imported,
-    /// and its strong `ETag` with it.
+    /// with a newline. The body is that of one generation of the catalog
+    /// (the shipped catalog with every accepted correction laid over it),
+    /// named by `Catalog-Generation`; it changes with each new generation
+    /// and each new import, and its strong `ETag` with it. A phone that
+    /// keeps the snapshot keeps that generation and asks
+    /// `GET /catalog/changes?since=` for what changed since.
     ///
     /// Resumable (RFC 9110 §14): a single byte range (`Range: bytes=first-last`,
     /// `bytes=first-` or `bytes=-suffix`) answers `206` with
@@ -681,6 +721,46 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//catalog/snapshot/get(getCatalogSnapshot)`.
     public func getCatalogSnapshot(headers: Operations.GetCatalogSnapshot.Input.Headers = .init()) async throws -> Operations.GetCatalogSnapshot.Output {
         try await getCatalogSnapshot(Operations.GetCatalogSnapshot.Input(headers: headers))
+    }
+    /// What changed in the catalog since a generation a client holds
+    ///
+    /// Every location whose snapshot line differs between generation `since`
+    /// (a `generation` of an earlier answer, or the `Catalog-Generation` of a
+    /// snapshot) and the current one, in `locationID` order: a location gone
+    /// (`deleted: true`), or its current line (`location`, exactly the line
+    /// `GET /catalog/snapshot` now has, without its newline). Replacing,
+    /// adding (in `locationID` order) and removing those lines in the
+    /// snapshot of `since` gives the current snapshot, byte for byte. Keep
+    /// the answer's `generation` for the next call. Without `since`: the
+    /// current generation and no changes.
+    ///
+    /// A generation is the shipped catalog with every accepted correction
+    /// up to one laid over it; a correction accepted by a moderator (or by
+    /// agreement) makes a new one within 10 s, on every instance. Every
+    /// generation since the catalog was imported is kept (so at least 30
+    /// days of them): a `since` this server never issued → 400 naming
+    /// `since`; one of other shipped data or another catalog format (an
+    /// import or an upgrade since) → 410: download the snapshot again. Every
+    /// instance of a cluster builds the same generations; one asked with a
+    /// generation another instance already serves answers 503 with
+    /// `Retry-After` until it serves it too (seconds).
+    ///
+    /// A photo moved by a correction lists both its old location and its
+    /// new one; a date or a turn of 90 or 270 degrees (width and height
+    /// swap), its location. A turn of 180 degrees changes no line (the
+    /// image changes: its own `ETag` says so).
+    ///
+    ///
+    /// - Remark: HTTP `GET /catalog/changes`.
+    /// - Remark: Generated from `#/paths//catalog/changes/get(getCatalogChanges)`.
+    public func getCatalogChanges(
+        query: Operations.GetCatalogChanges.Input.Query = .init(),
+        headers: Operations.GetCatalogChanges.Input.Headers = .init()
+    ) async throws -> Operations.GetCatalogChanges.Output {
+        try await getCatalogChanges(Operations.GetCatalogChanges.Input(
+            query: query,
+            headers: headers
+        ))
     }
     /// The locations of a box grouped into map clusters for a zoom level
     ///

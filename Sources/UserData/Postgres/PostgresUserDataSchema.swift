@@ -362,8 +362,38 @@ enum PostgresUserDataSchema {
             CREATE INDEX feedback_by_decider ON feedback(decided_by) WHERE decided_by IS NOT NULL;
             CREATE TABLE feedback_photos (photo_id text PRIMARY KEY);
             """,
+            // Corrections reach every instance's catalog in one order, and at once. Before an
+            // INSERT takes its identity values, it waits for the inserts of other open
+            // transactions to end (a transaction-level advisory lock; readers never wait):
+            // so a `sequence` is committed only after every smaller one, and an instance
+            // never builds a generation that a later commit of an older row would rewrite.
+            // After it, a NOTIFY on the user data's channel with the payload `catalog`,
+            // delivered once the insert commits, wakes `CatalogGenerations` on every
+            // instance (`PostgresChangeListener`). Inserts of corrections are rare (a
+            // moderator's decision), so the commit order NOTIFY imposes costs nothing here.
+            """
+            CREATE FUNCTION catalog_corrections_in_order() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM pg_advisory_xact_lock(\(PostgresUserDataSchema.correctionsLockKey));
+                RETURN NULL;
+            END
+            $$;
+            CREATE TRIGGER catalog_corrections_in_order BEFORE INSERT ON catalog_corrections
+                FOR EACH STATEMENT EXECUTE FUNCTION catalog_corrections_in_order();
+            CREATE FUNCTION catalog_corrections_announce() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM pg_notify('\(PostgresChangeListener.channel)', '\(PostgresChangeListener.correctionsPayload)');
+                RETURN NULL;
+            END
+            $$;
+            CREATE TRIGGER catalog_corrections_announced AFTER INSERT ON catalog_corrections
+                FOR EACH STATEMENT EXECUTE FUNCTION catalog_corrections_announce();
+            """,
         ],
         lockKey: migrationLockKey)
+
+    /// The advisory lock key inserts of `catalog_corrections` take in turn ("past-cat" in ASCII).
+    static let correctionsLockKey: Int64 = 0x7061_7374_2D63_6174
 
     /// A column's type, for copying its values between stores.
     enum ColumnKind {

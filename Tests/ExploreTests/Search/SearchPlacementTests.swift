@@ -23,10 +23,11 @@ import TestSupport
     /// A router with a search of its own, so no other test has filled its phrase cache.
     static func freshRouter() throws -> Router {
         let catalog = try SharedCatalog.catalog()
-        let search = try PhotoSearch(catalog: catalog, databasePath: try SharedCatalog.path())
+        let search = try PhotoSearch(
+            catalog: catalog, shipped: ShippedSearchIndex(databasePath: try SharedCatalog.path(), shipped: catalog.shipped))
+        let routes = SearchRoutes(search: search, catalogRoutes: CatalogRoutes(catalog: catalog), dataVersion: catalog.dataVersion)
         var router = Router()
-        SearchRoutes(search: search, catalogRoutes: CatalogRoutes(catalog: catalog), dataVersion: catalog.dataVersion)
-            .register(in: &router)
+        SearchRoutes.register(in: &router) { routes }
         return router
     }
 
