@@ -65,6 +65,14 @@ let package = Package(
             ]
         ),
 
+        // The photographs themselves: fetched from their sources (libcurl), checked, turned and
+        // shrunk (TurboJPEG), kept on disk with a SQLite index; knows nothing of HTTP or the catalog.
+        .target(
+            name: "Images",
+            dependencies: [
+                "Basics", "Descriptors", "SQLite", "CCurl", "CTurboJPEG", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+
         // Exploring the catalog: map clusters, full-text search, walking tours.
         .target(name: "Explore", dependencies: ["Basics", "Catalog", "SQLite"]),
 
@@ -81,7 +89,7 @@ let package = Package(
             name: "API",
             dependencies: [
                 "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore", "Walks", "WebAssets", "CPrefetch", "Gzip",
-                .product(name: "Logging", package: "swift-log"),
+                "Images", .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -89,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "PastNYC",
             dependencies: [
-                "API", "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore",
+                "API", "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore", "Images",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
