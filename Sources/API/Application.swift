@@ -4,6 +4,7 @@ import Dispatch
 import Explore
 import Foundation
 import HTTPServer
+import Images
 import Logging
 import UserData
 import Walks
@@ -18,6 +19,8 @@ public final class Application: Sendable {
     public let refusals: Refusals
     /// The `GET /sync?wait=` requests held now.
     private let syncWaitRoom: SyncWaitRoom
+    /// The disk copy of the photographs; its counters are what a metrics scrape reads.
+    public let images: ImageCopy
     private let accounts: Accounts
     private let logger: Logger
 
@@ -71,6 +74,15 @@ public final class Application: Sendable {
             maximumHeldPerUser: configuration.maxHeldWaitsPerUser, refusals: refusals, logger: logger)
         syncRoutes.register(in: &router)
         syncWaitRoom = syncRoutes.waitRoom
+        images = try ImageCopy(
+            directory: configuration.dataDirectory + "/" + ApplicationConfiguration.imagesFolderName,
+            capacity: configuration.imageCacheSize)
+        var fetching = SourceFetcher.Settings()
+        fetching.timeout = configuration.imageSourceTimeout
+        let imageMaker = try ImageMaker(copy: images, fetcher: try SourceFetcher(settings: fetching))
+        let imageSources = PhotoImageSources(catalog: catalog, origin: configuration.imageOrigin)
+        ImageRoutes(catalog: catalog, maker: imageMaker, sources: imageSources).register(in: &router)
+        PackRoutes(catalog: catalog, preparer: PackPreparer(maker: imageMaker), sources: imageSources).register(in: &router)
         self.router = router
         self.refusals = refusals
         self.accounts = accounts
@@ -102,6 +114,7 @@ public final class Application: Sendable {
     /// Stops accepting, finishes in-flight requests and closes every connection.
     public func shutdown() {
         server.shutdown()
+        images.writeServedOrder()
     }
 }
 

@@ -8,8 +8,9 @@ enum CatalogSchema {
     /// Version 2 added the full-text index `photo_search`; version 3 the postings
     /// derived from it (`photo_search_words`, `photo_search_lengths`); version 4 the
     /// photos' subject topics (`photo_topics`); version 5 the offline snapshot's gzip copy
-    /// (`catalog_snapshot`, `CatalogStore.SnapshotRenderer`).
-    static let formatVersion = 5
+    /// (`catalog_snapshot`, `CatalogStore.SnapshotRenderer`); version 6 PhotoSummary's
+    /// `imageURL` (every catalog answer, and the snapshot, changed).
+    static let formatVersion = 6
 
     static let metaFormatVersion = "format_version"
     static let metaLocationsDigest = "locations_sha256"
