@@ -110,12 +110,13 @@ let package = Package(
         // executable, gunzip; they re-export TestSupportCore.
         .target(
             name: "TestSupport",
-            dependencies: ["TestSupportCore", "Basics", "HTTPServer", "API", "Catalog", "Accounts", "Explore", "Gzip", "Descriptors", "Postgres", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TestSupportCore", "Basics", "HTTPServer", "API", "Catalog", "Accounts", "Explore", "Gzip", "Descriptors", "Postgres", "Images", .product(name: "Logging", package: "swift-log")]
         ),
 
         .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupportCore"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupportCore"]),
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "Descriptors", "TestSupportCore"]),
+        .testTarget(name: "ImagesTests", dependencies: ["Images", "SQLite", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Descriptors", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "UserDataTests", dependencies: ["UserData", "SQLite", "Postgres", "TestSupport"]),
@@ -123,7 +124,7 @@ let package = Package(
         .testTarget(name: "ExploreTests", dependencies: ["Basics", "Explore", "Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "UserData", "TestSupport"]),
         .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets", "HTTPServer", "TestSupport"]),
-        .testTarget(name: "APITests", dependencies: ["API", "Basics", "Catalog", "HTTPServer", "WebAssets", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "UserData", "Basics", "Catalog", "SQLite", "Postgres", "TestSupport", "PastNYC", "Walks"]),
+        .testTarget(name: "APITests", dependencies: ["API", "Basics", "Catalog", "HTTPServer", "WebAssets", "TestSupport", "Images"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "UserData", "Basics", "Catalog", "SQLite", "Postgres", "TestSupport", "PastNYC", "Walks", "Images"]),
     ]
 )

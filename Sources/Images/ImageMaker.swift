@@ -46,6 +46,10 @@ public final class ImageMaker: Sendable {
         workers = try WorkerPool(threadCount: workerThreads, name: "image-work")
     }
 
+    deinit {
+        workers.stop()
+    }
+
     /// The image of `variant`, kept or made; `completion` runs on another thread.
     public func image(
         _ variant: ImageVariant, source: PhotoSource, urgency: SourceFetcher.Urgency, completion: @escaping Completion

@@ -16,6 +16,13 @@ public enum JPEGImage {
         public let isCMYK: Bool
 
         public var longestSide: Int { max(width, height) }
+
+        public init(width: Int, height: Int, isGray: Bool, isCMYK: Bool) {
+            self.width = width
+            self.height = height
+            self.isGray = isGray
+            self.isCMYK = isCMYK
+        }
     }
 
     /// Larger sides are refused: 16,384 px bounds what decoding one may allocate, far
@@ -74,18 +81,19 @@ public enum JPEGImage {
     }
 
     /// A thumbnail of `bytes` whose longest side lies in `ImageSize.thumbnailSides` (or
-    /// comes as close as twice the source allows): decoded at the largest of TurboJPEG's
-    /// scales (n/8) that fits, then, for a source over 1,600 px, averaged down by a whole
-    /// factor; encoded at quality 85, grayscale when the source is.
+    /// comes as close as twice the source allows): decoded at the TurboJPEG scale (n/8)
+    /// that fits closest to the source's own size (the largest that shrinks, else the
+    /// smallest that enlarges), then, for a source over 1,600 px, averaged down by a
+    /// whole factor; encoded at quality 85, grayscale when the source is.
     public static func thumbnail(of bytes: [UInt8]) throws(JPEGError) -> [UInt8] {
         let handle = try TurboJPEGHandle(.decompress)
         let info = try header(bytes, handle)
         let sides = ImageSize.thumbnailSides
         let fitting = scalingFactors.filter { sides.contains($0.scaled(info.longestSide)) }
+        let byRatio: (ScalingFactor, ScalingFactor) -> Bool = { $0.ratio < $1.ratio }
         let factor =
-            fitting.max { $0.ratio < $1.ratio }
-            ?? (info.longestSide > sides.upperBound
-                ? scalingFactors.min { $0.ratio < $1.ratio }! : scalingFactors.max { $0.ratio < $1.ratio }!)
+            fitting.filter { $0.ratio <= 1 }.max(by: byRatio) ?? fitting.min(by: byRatio)
+            ?? (info.longestSide > sides.upperBound ? scalingFactors.min(by: byRatio)! : scalingFactors.max(by: byRatio)!)
         var image = try decode(bytes, info: info, factor: factor, handle: handle)
         let longest = max(image.width, image.height)
         if longest > sides.upperBound {

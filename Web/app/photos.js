@@ -1,6 +1,6 @@
-// One photo in a list: its thumbnail (from the library's image server, with a plain
-// stand-in when that server cannot be reached), title and date, a heart, and its
-// details (`GET /photos/{photoID}`: the archive's text and the NYPL page) on demand.
+// One photo in a list: its thumbnail (from this server's copy, `imageURL`, with a plain
+// stand-in when it cannot be had), title and date, a heart, and its details
+// (`GET /photos/{photoID}`: the archive's text and the NYPL page) on demand.
 
 import { openAccountDialog } from './account.js';
 import { get, session } from './api.js';
@@ -17,7 +17,7 @@ function thumbnail(photo, place) {
   const alt = altText(photo, place);
   const image = el('img', {
     class: 'thumb',
-    src: photo.thumbnailURL,
+    src: `${photo.imageURL}?size=thumb`,
     alt,
     loading: 'lazy',
     decoding: 'async',
