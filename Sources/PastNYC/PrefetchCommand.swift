@@ -25,13 +25,14 @@ struct PrefetchCommand: ParsableCommand {
     @Option(help: "thumb or 600.")
     var size = "thumb"
 
-    @Option(help: "The box's southern edge (with --west, --north and --east); default: the whole catalog.")
+    // Unconditional: a western longitude is negative, and would otherwise read as an option.
+    @Option(parsing: .unconditional, help: "The box's southern edge (with --west, --north and --east); default: the whole catalog.")
     var south: Double?
-    @Option(help: "The box's western edge.")
+    @Option(parsing: .unconditional, help: "The box's western edge.")
     var west: Double?
-    @Option(help: "The box's northern edge.")
+    @Option(parsing: .unconditional, help: "The box's northern edge.")
     var north: Double?
-    @Option(help: "The box's eastern edge.")
+    @Option(parsing: .unconditional, help: "The box's eastern edge.")
     var east: Double?
 
     @Option(help: "Source requests at once, at most (1 to 64).")

@@ -33,36 +33,13 @@ import TestSupport
         return bytes
     }
 
-    /// The members of a ustar archive, read by the format's rules: each header's magic
-    /// and checksum checked, then its content, then the padding to the next block.
-    static func read(_ archive: [UInt8]) throws -> [(name: String, content: [UInt8])] {
-        var members: [(String, [UInt8])] = []
-        var offset = 0
-        while offset + 512 <= archive.count {
-            let header = Array(archive[offset..<(offset + 512)])
-            if header.allSatisfy({ $0 == 0 }) { break }
-            #expect(Array(header[257..<263]) == Array("ustar\0".utf8))
-            var summed = header
-            summed.replaceSubrange(148..<156, with: Array(repeating: UInt8(ascii: " "), count: 8))
-            let checksum = Int(String(decoding: header[148..<154], as: UTF8.self), radix: 8)
-            #expect(checksum == summed.reduce(0) { $0 + Int($1) })
-            let name = String(decoding: header[0..<100].prefix { $0 != 0 }, as: UTF8.self)
-            let size = try #require(Int(String(decoding: header[124..<135], as: UTF8.self), radix: 8))
-            offset += 512
-            members.append((name, Array(archive[offset..<(offset + size)])))
-            offset += (size + 511) / 512 * 512
-        }
-        #expect(archive.count % 10240 == 0, "whole records of 20 blocks")
-        return members
-    }
-
     @Test(arguments: [[Int](), [1], [512], [511, 513, 1024, 3], (0..<40).map { 100 + $0 * 37 }])
     func theSegmentsMakeAnArchiveOfTheIndexAndEveryFileInOrder(_ sizes: [Int]) throws {
         let directory = try TemporaryDirectory()
         let members = try Self.members(sizes, in: directory)
         let index = Array(#"{"size":"thumb","photos":[]}"#.utf8)
         let pack = ImagePack(members: members, index: index)
-        let read = try Self.read(Self.bytes(of: pack))
+        let read = try TarArchive.members(of: Self.bytes(of: pack))
         #expect(read.map(\.name) == ["index.json"] + members.map(\.fileName))
         #expect(read.first?.content == index)
         for (member, entry) in zip(members, read.dropFirst()) {
