@@ -51,7 +51,6 @@ def test_clicking_a_cluster_zooms_in(page, shot):
 
 
 def test_a_pin_lists_exactly_its_locations_photos(page, shot):
-    page.watch.allow_photos()
     page.goto(UNION_SQUARE_PINS)
     data = wait_ready(page, "/region")
     assert data["layer"] == "pins"
@@ -68,8 +67,11 @@ def test_a_pin_lists_exactly_its_locations_photos(page, shot):
     assert shown_id == location_id
     assert (shown_count, shown_ids) == (count, ids)
     assert view(page)[3] == location_id, "the open place is in the address"
-    # Every thumbnail has its alt text; the image server is unreachable here, so each shows its stand-in.
-    page.wait_for_function("() => document.querySelectorAll('#panel .thumb-missing').length > 0")
+    # Every thumbnail has its alt text, and the first ones are the photographs from this server's copy.
+    page.wait_for_function(
+        "() => { const image = document.querySelector('#panel img.thumb');"
+        " return image !== null && image.complete && image.naturalWidth > 0; }")
+    assert page.get_attribute("#panel img.thumb", "src") == f"/photos/{ids[0]}/image?size=thumb"
     labels = page.eval_on_selector_all(
         "#panel .thumb", "thumbs => thumbs.map((thumb) => thumb.getAttribute('alt') || thumb.getAttribute('aria-label'))")
     assert len(labels) == len(ids) and all(label.startswith("Photo: ") for label in labels)
@@ -85,7 +87,6 @@ def test_a_pin_lists_exactly_its_locations_photos(page, shot):
 
 def test_a_link_with_a_place_opens_it(page, shot):
     page.goto("/#40.70610,-73.99682,17,40.706096,-73.996823")
-    page.watch.allow_photos()
     location_id, count, _ = open_panel_list(page)
     assert location_id == "40.706096,-73.996823"
     assert count == api_json("/locations/40.706096,-73.996823?limit=1")["photoCount"]
@@ -94,7 +95,6 @@ def test_a_link_with_a_place_opens_it(page, shot):
 
 
 def test_typeahead_shows_search_results_and_works_with_the_keyboard(page, shot):
-    page.watch.allow_photos()
     page.goto("/")
     wait_ready(page)
     box = page.get_by_role("combobox", name="Search the photos")
@@ -183,7 +183,6 @@ def register_in_the_page(page):
 
 
 def test_a_heart_stays_after_a_reload(page, shot):
-    page.watch.allow_photos()
     page.goto("/#40.70610,-73.99682,17,40.706096,-73.996823")
     _, _, ids = open_panel_list(page)
     register_in_the_page(page)
@@ -245,7 +244,6 @@ def test_the_keyboard_reaches_and_opens_a_cluster(page, shot):
 
 
 def test_on_a_phone_the_panel_sits_under_the_map(phone, shot):
-    phone.watch.allow_photos()
     phone.goto("/#40.70610,-73.99682,16,40.706096,-73.996823")
     open_panel_list(phone)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390, "nothing wider than the screen"

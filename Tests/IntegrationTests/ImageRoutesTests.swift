@@ -124,6 +124,27 @@ import TestSupport
         #expect(try app.connect().request("GET", path).body == TestImageOrigin.full)
     }
 
+    /// A copy that cannot write (here its temporary folder is a file, as good as a full
+    /// disk to `open(2)`): the image is served from memory, not kept, and the server
+    /// goes on.
+    @Test func anImageThatCannotBeKeptIsServedAllTheSame() throws {
+        let origin = try TestImageOrigin()
+        let app = try Self.application(origin)
+        let temporary = app.dataDirectory.path + "/images/tmp"
+        try FileManager.default.removeItem(atPath: temporary)
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: temporary))
+        let photo = try Self.plainPhoto()
+        let client = try app.connect()
+        for _ in 0..<2 {
+            let response = try client.request("GET", "/photos/\(photo.photoID)/image")
+            #expect(response.status == 200 && response.body == TestImageOrigin.full)
+            #expect(response.header("ETag") == ImageCopy.etag(of: TestImageOrigin.full))
+        }
+        #expect(app.application.images.keptCount == 0)
+        #expect(origin.requests(for: Self.originPath(photo.photoURL)) == 2, "not kept, so fetched again")
+        #expect(try client.request("GET", "/photos/\(photo.photoID)").status == 200)
+    }
+
     @Test(arguments: [("/photos/no-such-photo/image", 404, "no-such-photo"), ("/photos/729683f-a/image?size=big", 400, "size")])
     func aBadRequestIsAProblemNamingWhatIsWrong(_ target: String, _ status: Int, _ named: String) throws {
         let origin = try TestImageOrigin()
