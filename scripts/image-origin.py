@@ -5,7 +5,8 @@ start with cjpeg (libjpeg-turbo-progs), 600x400 for the 600 px paths and 150x100
 /thumb/ ones, so a server started with --image-origin http://127.0.0.1:PORT never asks
 the internet for a photograph.
 
-Usage: image-origin.py PORT      (runs until killed)
+Usage: image-origin.py PORT      (runs until killed; PORT 0 picks a free one and
+                                  prints the origin's URL on the first line of stdout)
 """
 
 import http.server
@@ -45,4 +46,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 if __name__ == "__main__":
-    http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler)
+    print("http://127.0.0.1:%d" % server.server_address[1], flush=True)
+    server.serve_forever()

@@ -3,7 +3,8 @@ import Synchronization
 
 /// The real `past-nyc serve`, from the binary that `PAST_NYC_SERVER` names, on
 /// 127.0.0.1 and a free port (`--port 0`; the port is read from its log), with a fresh
-/// data directory and cheap password hashing.
+/// data directory and cheap password hashing, its photographs fetched from a local
+/// origin (the repository's `scripts/image-origin.py`, which needs `cjpeg`).
 ///
 /// The server package's TestSupport starts its own build the same way; this package
 /// does not depend on the server package, so that it builds alone, as an app's would.
@@ -33,6 +34,8 @@ final class ServerProcess {
     let baseURL: URL
     private let process: Process
     private let dataDirectory: URL
+    /// The image origin the server fetches photographs from.
+    private let origin: Process
 
     /// Starts the server and returns once it logs its port (after the first start's
     /// catalog import).
@@ -46,6 +49,20 @@ final class ServerProcess {
         dataDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("past-nyc-client-\(UUID().uuidString)")
         let root = Self.repositoryRoot.path
+        origin = Process()
+        origin.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        origin.arguments = ["python3", root + "/scripts/image-origin.py", "0"]
+        let originOutput = Pipe()
+        origin.standardOutput = originOutput
+        try origin.run()
+        // Its first line is its URL, printed once it listens.
+        var originLine = Data()
+        while !originLine.contains(UInt8(ascii: "\n")) {
+            let chunk = originOutput.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            originLine += chunk
+        }
+        let originURL = String(decoding: originLine, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = [
@@ -58,6 +75,7 @@ final class ServerProcess {
             // faster than a user's write rate. Those limits alone are lifted; the rest stay
             // as served (the login throttle's test meets its 429).
             "--hashes-per-client", "0", "--registrations-per-hour", "0", "--user-write-rate", "0",
+            "--image-origin", originURL,
         ]
         let errors = Pipe()
         process.standardError = errors
@@ -89,6 +107,7 @@ final class ServerProcess {
         let (port, output) = state.withLock { ($0.port, $0.output) }
         guard let port else {
             try? FileManager.default.removeItem(at: dataDirectory)
+            origin.terminate()
             throw StartError.exitedBeforeListening(output: output)
         }
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
@@ -101,6 +120,8 @@ final class ServerProcess {
             process.terminate()
         }
         process.waitUntilExit()
+        origin.terminate()
+        origin.waitUntilExit()
         try? FileManager.default.removeItem(at: dataDirectory)
         return process.terminationStatus
     }
