@@ -76,6 +76,13 @@ let package = Package(
         // rotation or anything else, the moderators' decisions, the rotation agreement, and
         // the corrections an acceptance appends to the user data.
         .target(name: "Feedback", dependencies: ["Catalog", "Accounts", "UserData"]),
+        // The photographs themselves: fetched from their sources (libcurl), checked, turned and
+        // shrunk (TurboJPEG), kept on disk with a SQLite index; knows nothing of HTTP or the catalog.
+        .target(
+            name: "Images",
+            dependencies: [
+                "Basics", "Descriptors", "SQLite", "CCurl", "CTurboJPEG", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
 
         // Exploring the catalog: map clusters, full-text search, walking tours.
         .target(name: "Explore", dependencies: ["Basics", "Catalog", "SQLite"]),
@@ -93,7 +100,7 @@ let package = Package(
             name: "API",
             dependencies: [
                 "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore", "Walks", "Feedback", "WebAssets",
-                "CEpoll", "CPrefetch", "Gzip",
+                "CEpoll", "CPrefetch", "Gzip", "Images",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -102,7 +109,7 @@ let package = Package(
         .executableTarget(
             name: "PastNYC",
             dependencies: [
-                "API", "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore",
+                "API", "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore", "Images",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -126,12 +133,13 @@ let package = Package(
         // executable, gunzip; they re-export TestSupportCore.
         .target(
             name: "TestSupport",
-            dependencies: ["TestSupportCore", "Basics", "HTTPServer", "API", "Catalog", "Accounts", "Explore", "Gzip", "Descriptors", "Postgres", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TestSupportCore", "Basics", "HTTPServer", "API", "Catalog", "Accounts", "Explore", "Gzip", "Descriptors", "Postgres", "Images", .product(name: "Logging", package: "swift-log")]
         ),
 
         .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupportCore"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupportCore"]),
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "Descriptors", "TestSupportCore"]),
+        .testTarget(name: "ImagesTests", dependencies: ["Images", "SQLite", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Descriptors", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "Explore", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "UserDataTests", dependencies: ["UserData", "SQLite", "Postgres", "TestSupport"]),
@@ -142,7 +150,7 @@ let package = Package(
             name: "FeedbackTests",
             dependencies: ["Feedback", "Catalog", "Accounts", "UserData", "API", "HTTPServer", "TestSupport"]),
         .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets", "HTTPServer", "TestSupport"]),
-        .testTarget(name: "APITests", dependencies: ["API", "Basics", "Catalog", "HTTPServer", "WebAssets", "TestSupport"]),
+        .testTarget(name: "APITests", dependencies: ["API", "Basics", "Catalog", "HTTPServer", "WebAssets", "TestSupport", "Images"]),
         // Every operation through the client against the real executable, as an app calls it.
         .testTarget(
             name: "PastNYCClientTests",
@@ -153,6 +161,6 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "UserData", "Basics", "Catalog", "SQLite", "Postgres", "TestSupport", "PastNYC", "Walks", "Feedback"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "UserData", "Basics", "Catalog", "SQLite", "Postgres", "TestSupport", "PastNYC", "Walks", "Feedback", "Images"]),
     ]
 )

@@ -5,6 +5,7 @@ import Explore
 import Feedback
 import Foundation
 import HTTPServer
+import Images
 import Logging
 import UserData
 import Walks
@@ -19,6 +20,8 @@ public final class Application: Sendable {
     public let refusals: Refusals
     /// The `GET /sync?wait=` requests held now.
     private let syncWaitRoom: SyncWaitRoom
+    /// The disk copy of the photographs; its counters are what a metrics scrape reads.
+    public let images: ImageCopy
     private let accounts: Accounts
     private let logger: Logger
     /// The catalog the routes serve, as the accepted corrections make it.
@@ -42,7 +45,7 @@ public final class Application: Sendable {
             dataDirectory: configuration.dataDirectory, databaseURL: configuration.databaseURL,
             poolSize: configuration.databasePoolSize
         ).openStore()
-        let corrections = try CatalogCorrection.all(in: store)
+        let corrections = try CatalogCorrection.accepted(in: store)
         let content = try content ?? ReadOnlyContent(configuration: configuration, logger: logger, corrections: corrections)
         let generations = try CatalogGenerations(
             initial: content.generation, shipped: content.shipped, search: content.shippedSearch, corrections: corrections,
@@ -82,6 +85,17 @@ public final class Application: Sendable {
             maximumHeldPerUser: configuration.maxHeldWaitsPerUser, refusals: refusals, logger: logger)
         syncRoutes.register(in: &router)
         syncWaitRoom = syncRoutes.waitRoom
+        images = try ImageCopy(
+            directory: configuration.dataDirectory + "/" + ApplicationConfiguration.imagesFolderName,
+            capacity: configuration.imageCacheSize)
+        var fetching = SourceFetcher.Settings()
+        fetching.timeout = configuration.imageSourceTimeout
+        let imageMaker = try ImageMaker(copy: images, fetcher: try SourceFetcher(settings: fetching))
+        let imageSources = PhotoImageSources(origin: configuration.imageOrigin)
+        let currentCatalog: @Sendable () -> PhotoCatalog = { generations.current.catalog }
+        ImageRoutes(catalog: currentCatalog, maker: imageMaker, sources: imageSources).register(in: &router)
+        PackRoutes(catalog: currentCatalog, preparer: PackPreparer(maker: imageMaker), sources: imageSources)
+            .register(in: &router)
         self.router = router
         self.refusals = refusals
         self.accounts = accounts
@@ -115,6 +129,7 @@ public final class Application: Sendable {
     /// Stops accepting, finishes in-flight requests and closes every connection.
     public func shutdown() {
         server.shutdown()
+        images.writeServedOrder()
     }
 }
 

@@ -5,7 +5,7 @@ extension CatalogCorrection {
     /// Every accepted correction of the user data (`catalog_corrections`), in `sequence`
     /// order. A row of a kind this server does not know is an error, not a correction to
     /// leave out: a generation that skipped it would differ from a newer server's.
-    static func all(in store: any UserDataStore) throws -> [CatalogCorrection] {
+    public static func accepted(in store: any UserDataStore) throws -> [CatalogCorrection] {
         try store.read { connection in
             try connection.query(
                 "SELECT sequence, photo_id, kind, latitude, longitude, year, degrees FROM catalog_corrections ORDER BY sequence"

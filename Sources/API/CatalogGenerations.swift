@@ -124,7 +124,7 @@ public final class CatalogGenerations: PlacedPhotoProvider, Sendable {
             let head = try CatalogCorrection.head(in: store)
             guard head != CatalogCorrectionsHead(count: known.count, lastSequence: known.last?.sequence ?? 0), head != failed
             else { return nil }
-            corrections = try CatalogCorrection.all(in: store)
+            corrections = try CatalogCorrection.accepted(in: store)
         } catch {
             logger.warning("cannot read the catalog corrections", metadata: ["error": "\(error)"])
             return nil

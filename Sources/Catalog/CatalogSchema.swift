@@ -10,8 +10,9 @@ enum CatalogSchema {
     /// photos' subject topics (`photo_topics`); version 5 the offline snapshot's gzip copy
     /// (`catalog_snapshot`, `CatalogStore.SnapshotRenderer`); version 6 the source's
     /// `rotation` of each photo, and the snapshot's gzip copy in blocks
-    /// (`catalog_snapshot_blocks`), which the generations of corrections reuse.
-    static let formatVersion = 6
+    /// (`catalog_snapshot_blocks`), which the generations of corrections reuse; version 7
+    /// PhotoSummary's `imageURL` (every catalog answer, and the snapshot, changed).
+    static let formatVersion = 7
 
     static let metaFormatVersion = "format_version"
     static let metaLocationsDigest = "locations_sha256"

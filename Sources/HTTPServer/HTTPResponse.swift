@@ -1,7 +1,7 @@
 /// A response value returned by handlers. The server adds `Date`, `Server`,
 /// `Content-Length`, `Connection`, `X-Request-ID`, CORS and `Vary`, applies gzip,
 /// answers `If-None-Match` with 304 when `etag` is set, `Range` when `acceptsRanges`
-/// is, and drops the body for HEAD.
+/// is, and drops the body for HEAD. The body is `body`, or `streamedBody` when set.
 public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
@@ -17,6 +17,9 @@ public struct HTTPResponse: Sendable {
     /// identity body (never gzipped), `416`, and `If-Range` compared with `etag`. Off by
     /// default, so a route opts in; `Range` is evaluated after `If-None-Match`.
     public var acceptsRanges = false
+    /// A body sent from files as the client takes it, never read into memory
+    /// (`StreamedBody`, `sendfile(2)`); when set, `body` is not sent and nothing is gzipped.
+    public var streamedBody: (any StreamedBody)?
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], etag: String? = nil) {
         self.status = status

@@ -35,7 +35,7 @@ enum RequestPipeline {
     }
 
     /// `match` with its handler placed for `request` (see `RouteHandler.placement(for:)`):
-    /// an `immediateUnlessBlocking` one has already run its in-memory half, so the
+    /// an `immediateUnlessBlocking` or `immediateUnlessHandOff` one has already run its in-memory half, so the
     /// caller on the event loop only has to tell where each of the others runs.
     static func placing(_ match: Router.Match, for request: HTTPRequest) -> Router.Match {
         guard case .found(let handler, let pathParameters, let caching) = match else { return match }

@@ -27,10 +27,17 @@ public enum RouteHandler: Sendable {
     /// the request on to what will answer it (a pool of its own). Unlike `deferred`, no
     /// worker thread wakes in between: each hop is a thread switch.
     case handOff(@Sendable (HTTPRequest, HTTPResponder) -> Void)
+    /// As `immediateUnlessBlocking`, but when the first closure cannot answer from memory
+    /// (it returns nil) the second takes the request as `handOff` does: for work that
+    /// waits on something slow without a thread (an image the server must first fetch
+    /// from its source), where most requests are answered at once (the image is kept).
+    case immediateUnlessHandOff(
+        @Sendable (HTTPRequest) throws -> HTTPResponse?, handOff: @Sendable (HTTPRequest, HTTPResponder) -> Void)
 
     /// Where one request's handler runs: `immediate`, `blocking`, `deferred` and `handOff` as they are; for
-    /// `immediateUnlessBlocking`, runs its first closure now (the caller is on the event
-    /// loop) and answers `immediate` with its response or error, or `blocking`.
+    /// `immediateUnlessBlocking` and `immediateUnlessHandOff`, runs its first closure now
+    /// (the caller is on the event loop) and answers `immediate` with its response or
+    /// error, or `blocking` or `handOff` with the second.
     public func placement(for request: HTTPRequest) -> Placement {
         switch self {
         case .immediate(let run): return .immediate(run)
@@ -40,6 +47,13 @@ public enum RouteHandler: Sendable {
         case .immediateUnlessBlocking(let immediate, let blocking):
             do {
                 guard let response = try immediate(request) else { return .blocking(blocking) }
+                return .immediate { _ in response }
+            } catch {
+                return .immediate { _ in throw error }
+            }
+        case .immediateUnlessHandOff(let immediate, let handOff):
+            do {
+                guard let response = try immediate(request) else { return .handOff(handOff) }
                 return .immediate { _ in response }
             } catch {
                 return .immediate { _ in throw error }

@@ -16,6 +16,9 @@ import WebAssets
         "GET /nearby": ("/nearby?lat=40.7306&lon=-73.9866", nil),
         "GET /region": ("/region?south=40.70&west=-74.02&north=40.75&east=-73.97", nil),
         "GET /photos/{photoID}": ("/photos/705740f-a", nil),
+        "GET /photos/{photoID}/image": ("/photos/705740f-a/image", nil),
+        // Its one photo is kept by the image route's example, which the route table lists first.
+        "GET /images/pack": ("/images/pack?ids=705740f-a&size=600", nil),
         "GET /photos/popular": ("/photos/popular", nil),
         "GET /locations/{locationID}": ("/locations/40.729510,-73.953958", nil),
         "GET /boroughs": ("/boroughs", nil),
@@ -88,9 +91,12 @@ import WebAssets
         try Set([
             "GET /openapi.yaml", "GET /nearby", "GET /region", "GET /photos/{photoID}", "GET /locations/{locationID}",
             "GET /boroughs", "GET /topics", "GET /search", "GET /clusters", "GET /tours", "GET /data/boroughs.geojson",
-            "GET /app/settings.json", "GET /catalog/snapshot",
+            "GET /app/settings.json", "GET /catalog/snapshot", "GET /photos/{photoID}/image", "GET /images/pack",
         ]).union(webExamples().keys)
     }
+
+    /// A photograph: the same bytes for a day at least.
+    static let image = "GET /photos/{photoID}/image"
 
     /// A vendored library's file, in a folder named with its version (`/vendor/leaflet-1.9.4/…`):
     /// its bytes never change under its path, and its answer says so itself.
@@ -109,7 +115,7 @@ import WebAssets
         for entry in routes {
             let key = Self.key(entry)
             if shared.contains(key) {
-                #expect(entry.caching == .shared(maxAge: 300), "\(key)")
+                #expect(entry.caching == .shared(maxAge: key == Self.image ? 86400 : 300), "\(key)")
             } else if Self.unspecified.contains(key) {
                 #expect(entry.caching == .unspecified, "\(key)")
             } else if Self.revalidated.contains(key) {
@@ -147,7 +153,10 @@ import WebAssets
                 }
                 #expect(
                     anonymous.headerValues("Cache-Control")
-                        == [Self.isVersioned(target) ? WebAsset.immutableCacheControl : "public, max-age=300"],
+                        == [
+                            Self.isVersioned(target)
+                                ? WebAsset.immutableCacheControl : key == Self.image ? "public, max-age=86400" : "public, max-age=300"
+                        ],
                     "\(key)")
                 let etag = try #require(anonymous.header("ETag"), "\(key)")
                 let revalidated = try client.request(method, target, headers: [("If-None-Match", etag)])

@@ -56,7 +56,6 @@ def send(page, form):
 
 
 def test_a_report_sends_what_the_person_chose(page, shot):
-    page.watch.allow_photos()
     username, token = new_user("reporter")
     open_signed_in(page, username, token, LINKED_PLACE)
     _, _, ids = open_panel_list(page)
@@ -126,7 +125,6 @@ def test_a_report_sends_what_the_person_chose(page, shot):
 
 
 def test_a_moderator_decides_beside_the_map(page, shot):
-    page.watch.allow_photos()
     photo_id = api_json(f"/locations/{PLACE[0]},{PLACE[1]}?limit=1")["photos"][0]["photoID"]
     _, reporter_token = new_user("reporter")
     moved = api_json(

@@ -48,7 +48,6 @@ def test_clicking_a_cluster_zooms_in(page, shot):
 
 
 def test_a_pin_lists_exactly_its_locations_photos(page, shot):
-    page.watch.allow_photos()
     page.goto(UNION_SQUARE_PINS)
     data = wait_ready(page, "/region")
     assert data["layer"] == "pins"
@@ -65,8 +64,11 @@ def test_a_pin_lists_exactly_its_locations_photos(page, shot):
     assert shown_id == location_id
     assert (shown_count, shown_ids) == (count, ids)
     assert view(page)[3] == location_id, "the open place is in the address"
-    # Every thumbnail has its alt text; the image server is unreachable here, so each shows its stand-in.
-    page.wait_for_function("() => document.querySelectorAll('#panel .thumb-missing').length > 0")
+    # Every thumbnail has its alt text, and the first ones are the photographs from this server's copy.
+    page.wait_for_function(
+        "() => { const image = document.querySelector('#panel img.thumb');"
+        " return image !== null && image.complete && image.naturalWidth > 0; }")
+    assert page.get_attribute("#panel img.thumb", "src") == f"/photos/{ids[0]}/image?size=thumb"
     labels = page.eval_on_selector_all(
         "#panel .thumb", "thumbs => thumbs.map((thumb) => thumb.getAttribute('alt') || thumb.getAttribute('aria-label'))")
     assert len(labels) == len(ids) and all(label.startswith("Photo: ") for label in labels)
@@ -82,7 +84,6 @@ def test_a_pin_lists_exactly_its_locations_photos(page, shot):
 
 def test_a_link_with_a_place_opens_it(page, shot):
     page.goto("/#40.70610,-73.99682,17,40.706096,-73.996823")
-    page.watch.allow_photos()
     location_id, count, _ = open_panel_list(page)
     assert location_id == "40.706096,-73.996823"
     assert count == api_json("/locations/40.706096,-73.996823?limit=1")["photoCount"]
@@ -91,7 +92,6 @@ def test_a_link_with_a_place_opens_it(page, shot):
 
 
 def test_typeahead_shows_search_results_and_works_with_the_keyboard(page, shot):
-    page.watch.allow_photos()
     page.goto("/")
     wait_ready(page)
     box = page.get_by_role("combobox", name="Search the photos")
@@ -187,7 +187,6 @@ def register_in_the_page(page):
 
 
 def test_a_heart_stays_after_a_reload(page, shot):
-    page.watch.allow_photos()
     page.goto("/#40.70610,-73.99682,17,40.706096,-73.996823")
     _, _, ids = open_panel_list(page)
     register_in_the_page(page)
@@ -249,7 +248,6 @@ def test_the_keyboard_reaches_and_opens_a_cluster(page, shot):
 
 
 def test_on_a_phone_the_map_keeps_most_of_the_screen(phone, shot):
-    phone.watch.allow_photos()
     username = "phone_" + secrets.token_hex(4)
     status, body = api("/users", method="POST", body={"username": username, "password": "a long walk uptown"})
     assert status == 201
@@ -294,7 +292,6 @@ def test_clusters_never_overlap_at_any_zoom(page, shot):
 
 
 def test_a_photo_without_a_title_is_named_by_its_place_and_date(page, shot):
-    page.watch.allow_photos()
     # A named place near Union Square: its untitled photos show its name and their date.
     page.goto(UNION_SQUARE_PINS)
     data = wait_ready(page, "/region")

@@ -37,7 +37,7 @@ import UserData
 
         let restarted = try ServerProcess(dataDirectory: directory.path)
         defer { restarted.stop() }
-        let corrections = try CatalogCorrection.all(in: store)
+        let corrections = try CatalogCorrection.accepted(in: store)
         let content = try SharedCatalog.content()
         let expected = try CatalogGeneration(
             shipped: content.shipped, search: content.shippedSearch,

@@ -15,6 +15,9 @@ struct RunningServer: SuiteTrait, TestScoping {
         performing function: @Sendable () async throws -> Void
     ) async throws {
         let dataDirectory = try TemporaryDirectory(prefix: "past-nyc-client")
+        // The photographs come from a local origin: a test never reaches the internet.
+        let origin = try TestImageOrigin()
+        defer { origin.shutdown() }
         let root = PackageRoot.path
         let server = try ServerProcess(arguments: [
             "--data-dir", dataDirectory.path, "--source-dir", root + "/Data", "--openapi", root + "/openapi.yaml",
@@ -25,6 +28,7 @@ struct RunningServer: SuiteTrait, TestScoping {
             // faster than a user's write rate. Those limits alone are lifted; the rest stay
             // as served (the login throttle's test meets its 429).
             "--hashes-per-client", "0", "--registrations-per-hour", "0", "--user-write-rate", "0",
+            "--image-origin", origin.url,
         ])
         defer {
             server.stop()

@@ -1,5 +1,5 @@
-// One photo in a list: its thumbnail (from the library's image server, with a plain
-// stand-in when that server cannot be reached), title and date, a heart, its details
+// One photo in a list: its thumbnail (from this server's copy, `imageURL`, with a plain
+// stand-in when it cannot be had), title and date, a heart, its details
 // (`GET /photos/{photoID}`: the archive's text and the NYPL page) on demand, and "Report
 // a problem" (report.js).
 
@@ -20,7 +20,7 @@ function thumbnail(photo, place) {
   const alt = altText(photo, place);
   const image = el('img', {
     class: 'thumb',
-    src: photo.thumbnailURL,
+    src: `${photo.imageURL}?size=thumb`,
     alt,
     loading: 'lazy',
     decoding: 'async',

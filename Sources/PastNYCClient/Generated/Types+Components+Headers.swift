@@ -18,6 +18,10 @@ public import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/headers` section of the OpenAPI document.
     public enum Headers {
+        /// The range sent and the whole length: `bytes first-last/length` (RFC 9110 §14.4).
+        ///
+        /// - Remark: Generated from `#/components/headers/Content-Range`.
+        public typealias ContentRange = Swift.String
         /// The response serves byte ranges (RFC 9110 §14.3).
         ///
         /// - Remark: Generated from `#/components/headers/Accept-Ranges`.
@@ -27,8 +31,8 @@ extension Components {
         /// What caches may do with the response (RFC 9111 §5.2.2; see the
         /// caching convention in the description of this API):
         /// `public, max-age=300` on the reads of a public endpoint sent without
-        /// an `Authorization` header; `no-cache` on every answer of
-        /// `GET /catalog/changes`; `no-store` on every response to a request
+        /// an `Authorization` header (`public, max-age=86400` on a photograph);
+        /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
         /// with one, and on every response of a token-protected endpoint,
         /// `POST /users` and `POST /users/login`.
         ///

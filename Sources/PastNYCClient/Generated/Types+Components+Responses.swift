@@ -18,14 +18,75 @@ public import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/responses` section of the OpenAPI document.
     public enum Responses {
+        public struct RangeNotSatisfiable: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/RangeNotSatisfiable/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// The whole length: `bytes */length` (RFC 9110 §14.4).
+                ///
+                /// - Remark: Generated from `#/components/responses/RangeNotSatisfiable/headers/Content-Range`.
+                public var contentRange: Swift.String
+                /// The id of this request in the server's log: the client's own
+                /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                /// otherwise one the server made.
+                ///
+                ///
+                /// - Remark: Generated from `#/components/responses/RangeNotSatisfiable/headers/X-Request-ID`.
+                public var xRequestID: Components.Headers.XRequestID
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - contentRange: The whole length: `bytes */length` (RFC 9110 §14.4).
+                ///   - xRequestID: The id of this request in the server's log: the client's own
+                public init(
+                    contentRange: Swift.String,
+                    xRequestID: Components.Headers.XRequestID
+                ) {
+                    self.contentRange = contentRange
+                    self.xRequestID = xRequestID
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.RangeNotSatisfiable.Headers
+            /// - Remark: Generated from `#/components/responses/RangeNotSatisfiable/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/RangeNotSatisfiable/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                public var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.RangeNotSatisfiable.Body
+            /// Creates a new `RangeNotSatisfiable`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.RangeNotSatisfiable.Headers,
+                body: Components.Responses.RangeNotSatisfiable.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
         public struct NoContent: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/NoContent/headers`.
             public struct Headers: Sendable, Hashable {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -68,8 +129,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -171,8 +232,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -248,8 +309,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -323,8 +384,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -443,8 +504,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -511,8 +572,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -579,8 +640,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -647,8 +708,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -715,8 +776,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -783,8 +844,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1014,8 +1075,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1089,8 +1150,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1164,8 +1225,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1239,8 +1300,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1307,8 +1368,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1375,8 +1436,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1443,8 +1504,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1518,8 +1579,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1645,8 +1706,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///
@@ -1720,8 +1781,8 @@ extension Components {
                 /// What caches may do with the response (RFC 9111 §5.2.2; see the
                 /// caching convention in the description of this API):
                 /// `public, max-age=300` on the reads of a public endpoint sent without
-                /// an `Authorization` header; `no-cache` on every answer of
-                /// `GET /catalog/changes`; `no-store` on every response to a request
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                 /// with one, and on every response of a token-protected endpoint,
                 /// `POST /users` and `POST /users/login`.
                 ///

@@ -107,6 +107,134 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/LocationID`.
         public typealias LocationID = Swift.String
+        /// How far the server is with a pack's photos.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PackProgress`.
+        public struct PackProgress: Codable, Hashable, Sendable {
+            /// Photos in the pack.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackProgress/photoCount`.
+            public var photoCount: Swift.Int
+            /// Of them, kept and ready.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackProgress/readyCount`.
+            public var readyCount: Swift.Int
+            /// Of them, whose source failed three tries.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackProgress/failedCount`.
+            public var failedCount: Swift.Int
+            /// Creates a new `PackProgress`.
+            ///
+            /// - Parameters:
+            ///   - photoCount: Photos in the pack.
+            ///   - readyCount: Of them, kept and ready.
+            ///   - failedCount: Of them, whose source failed three tries.
+            public init(
+                photoCount: Swift.Int,
+                readyCount: Swift.Int,
+                failedCount: Swift.Int
+            ) {
+                self.photoCount = photoCount
+                self.readyCount = readyCount
+                self.failedCount = failedCount
+            }
+            public enum CodingKeys: String, CodingKey {
+                case photoCount
+                case readyCount
+                case failedCount
+            }
+        }
+        /// The `index.json` that opens a pack.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PackIndex`.
+        public struct PackIndex: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PackIndex/size`.
+            @frozen public enum SizePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case thumb = "thumb"
+                case _600 = "600"
+            }
+            /// - Remark: Generated from `#/components/schemas/PackIndex/size`.
+            public var size: Components.Schemas.PackIndex.SizePayload
+            /// - Remark: Generated from `#/components/schemas/PackIndex/PhotosPayload`.
+            public struct PhotosPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PackIndex/PhotosPayload/photoID`.
+                public var photoID: Swift.String
+                /// The member's name, `<photoID>.jpg`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/PackIndex/PhotosPayload/file`.
+                public var file: Swift.String
+                /// Width of the JPEG in the pack, in pixels.
+                ///
+                /// - Remark: Generated from `#/components/schemas/PackIndex/PhotosPayload/width`.
+                public var width: Swift.Int
+                /// Height of the JPEG in the pack, in pixels.
+                ///
+                /// - Remark: Generated from `#/components/schemas/PackIndex/PhotosPayload/height`.
+                public var height: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/PackIndex/PhotosPayload/bytes`.
+                public var bytes: Swift.Int
+                /// Creates a new `PhotosPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - photoID:
+                ///   - file: The member's name, `<photoID>.jpg`.
+                ///   - width: Width of the JPEG in the pack, in pixels.
+                ///   - height: Height of the JPEG in the pack, in pixels.
+                ///   - bytes:
+                public init(
+                    photoID: Swift.String,
+                    file: Swift.String,
+                    width: Swift.Int,
+                    height: Swift.Int,
+                    bytes: Swift.Int
+                ) {
+                    self.photoID = photoID
+                    self.file = file
+                    self.width = width
+                    self.height = height
+                    self.bytes = bytes
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case photoID
+                    case file
+                    case width
+                    case height
+                    case bytes
+                }
+            }
+            /// The photos in the pack, in photoID order, as its members follow.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackIndex/photos`.
+            public typealias PhotosPayload = [Components.Schemas.PackIndex.PhotosPayloadPayload]
+            /// The photos in the pack, in photoID order, as its members follow.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackIndex/photos`.
+            public var photos: Components.Schemas.PackIndex.PhotosPayload
+            /// The photoIDs left out, their source having failed three tries, in photoID order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackIndex/missing`.
+            public var missing: [Swift.String]
+            /// Creates a new `PackIndex`.
+            ///
+            /// - Parameters:
+            ///   - size:
+            ///   - photos: The photos in the pack, in photoID order, as its members follow.
+            ///   - missing: The photoIDs left out, their source having failed three tries, in photoID order.
+            public init(
+                size: Components.Schemas.PackIndex.SizePayload,
+                photos: Components.Schemas.PackIndex.PhotosPayload,
+                missing: [Swift.String]
+            ) {
+                self.size = size
+                self.photos = photos
+                self.missing = missing
+            }
+            public enum CodingKeys: String, CodingKey {
+                case size
+                case photos
+                case missing
+            }
+        }
         /// The fields of a PhotoSummary: PhotoSummary is this, and Photo adds
         /// its own fields to it. PlacedPhoto starts with the same fields.
         ///
@@ -119,6 +247,12 @@ extension Components {
             public var thumbnailURL: Swift.String
             /// - Remark: Generated from `#/components/schemas/PhotoSummaryFields/photoURL`.
             public var photoURL: Swift.String
+            /// The photo as this server serves it, relative to this server:
+            /// `/photos/{photoID}/image` (add `?size=thumb` for the thumbnail).
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/PhotoSummaryFields/imageURL`.
+            public var imageURL: Swift.String
             /// Width of the image at `photoURL`, in pixels.
             ///
             /// - Remark: Generated from `#/components/schemas/PhotoSummaryFields/width`.
@@ -141,6 +275,7 @@ extension Components {
             ///   - photoID:
             ///   - thumbnailURL:
             ///   - photoURL:
+            ///   - imageURL: The photo as this server serves it, relative to this server:
             ///   - width: Width of the image at `photoURL`, in pixels.
             ///   - height: Height of the image at `photoURL`, in pixels.
             ///   - title: The record's title, as is; null when the record has none.
@@ -149,6 +284,7 @@ extension Components {
                 photoID: Swift.String,
                 thumbnailURL: Swift.String,
                 photoURL: Swift.String,
+                imageURL: Swift.String,
                 width: Swift.Int,
                 height: Swift.Int,
                 title: Swift.String? = nil,
@@ -157,6 +293,7 @@ extension Components {
                 self.photoID = photoID
                 self.thumbnailURL = thumbnailURL
                 self.photoURL = photoURL
+                self.imageURL = imageURL
                 self.width = width
                 self.height = height
                 self.title = title
@@ -166,6 +303,7 @@ extension Components {
                 case photoID
                 case thumbnailURL
                 case photoURL
+                case imageURL
                 case width
                 case height
                 case title
@@ -193,6 +331,12 @@ extension Components {
             public var thumbnailURL: Swift.String
             /// - Remark: Generated from `#/components/schemas/PlacedPhoto/photoURL`.
             public var photoURL: Swift.String
+            /// The photo as this server serves it, relative to this server:
+            /// `/photos/{photoID}/image` (add `?size=thumb` for the thumbnail).
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlacedPhoto/imageURL`.
+            public var imageURL: Swift.String
             /// Width of the image at `photoURL`, in pixels.
             ///
             /// - Remark: Generated from `#/components/schemas/PlacedPhoto/width`.
@@ -233,6 +377,7 @@ extension Components {
             ///   - photoID:
             ///   - thumbnailURL:
             ///   - photoURL:
+            ///   - imageURL: The photo as this server serves it, relative to this server:
             ///   - width: Width of the image at `photoURL`, in pixels.
             ///   - height: Height of the image at `photoURL`, in pixels.
             ///   - title: The record's title, as is; null when the record has none.
@@ -246,6 +391,7 @@ extension Components {
                 photoID: Swift.String,
                 thumbnailURL: Swift.String,
                 photoURL: Swift.String,
+                imageURL: Swift.String,
                 width: Swift.Int,
                 height: Swift.Int,
                 title: Swift.String? = nil,
@@ -259,6 +405,7 @@ extension Components {
                 self.photoID = photoID
                 self.thumbnailURL = thumbnailURL
                 self.photoURL = photoURL
+                self.imageURL = imageURL
                 self.width = width
                 self.height = height
                 self.title = title
@@ -273,6 +420,7 @@ extension Components {
                 case photoID
                 case thumbnailURL
                 case photoURL
+                case imageURL
                 case width
                 case height
                 case title

@@ -266,8 +266,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -636,8 +636,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -1005,8 +1005,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -1295,8 +1295,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -1545,6 +1545,678 @@ public enum Operations {
             }
         }
     }
+    /// The photograph itself, from this server's copy
+    ///
+    /// The photo's JPEG, served from the copy on this server's disk: fetched
+    /// once from the photo's source (the record's `photoURL`, or its
+    /// `thumbnailURL` for `size=thumb`), kept, and served from then on
+    /// whatever state the source is in. A record with a `rotation` already
+    /// points at an upright copy; an accepted rotation correction turns the
+    /// pixels losslessly (no re-encoding), and the `ETag` changes with them.
+    /// A `thumb` is the source's own thumbnail when its longest side is 100
+    /// to 200 px, otherwise (images.nypl.org's photos, whose thumbnail URL
+    /// is their full image) made here from the 600 px image.
+    ///
+    /// Any number of requests at once for an image not kept yet make one
+    /// request to its source. The source down, refusing, or answering
+    /// something that is not a JPEG of at most 10 MiB → `502`; no whole
+    /// answer within 8 s → `504`; never a partial or broken image. Strong
+    /// `ETag`, `304`, `HEAD`, and a single `Range` as the snapshot
+    /// (`206`, `416`, `If-Range`).
+    ///
+    ///
+    /// - Remark: HTTP `GET /photos/{photoID}/image`.
+    /// - Remark: Generated from `#/paths//photos/{photoID}/image/get(getPhotoImage)`.
+    public enum GetPhotoImage {
+        public static let id: Swift.String = "getPhotoImage"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The photo's id in the catalog, such as `705740f-a`.
+                ///
+                /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/path/photoID`.
+                public var photoID: Components.Parameters.PhotoID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - photoID: The photo's id in the catalog, such as `705740f-a`.
+                public init(photoID: Components.Parameters.PhotoID) {
+                    self.photoID = photoID
+                }
+            }
+            public var path: Operations.GetPhotoImage.Input.Path
+            /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/query/size`.
+                @frozen public enum SizePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case thumb = "thumb"
+                    case _600 = "600"
+                }
+                /// `thumb` (longest side 100 to 200 px) or `600` (the source's 600 px image).
+                ///
+                /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/query/size`.
+                public var size: Operations.GetPhotoImage.Input.Query.SizePayload?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - size: `thumb` (longest side 100 to 200 px) or `600` (the source's 600 px image).
+                public init(size: Operations.GetPhotoImage.Input.Query.SizePayload? = nil) {
+                    self.size = size
+                }
+            }
+            public var query: Operations.GetPhotoImage.Input.Query
+            /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// An ETag of an earlier response; when it still matches, the answer is 304 with no body (RFC 9110 §13.1.2).
+                ///
+                /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                /// One byte range of the identity body to send (RFC 9110 §14.2):
+                /// `bytes=first-last`, `bytes=first-` or `bytes=-suffix`.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/header/Range`.
+                public var range: Components.Parameters.Range?
+                /// The identity `ETag` the client's bytes came from: the range is sent
+                /// only while it still matches, otherwise the whole body (RFC 9110 §13.1.5).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/header/If-Range`.
+                public var ifRange: Components.Parameters.IfRange?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPhotoImage.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: An ETag of an earlier response; when it still matches, the answer is 304 with no body (RFC 9110 §13.1.2).
+                ///   - range: One byte range of the identity body to send (RFC 9110 §14.2):
+                ///   - ifRange: The identity `ETag` the client's bytes came from: the range is sent
+                ///   - accept:
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    range: Components.Parameters.Range? = nil,
+                    ifRange: Components.Parameters.IfRange? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPhotoImage.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.range = range
+                    self.ifRange = ifRange
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetPhotoImage.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.GetPhotoImage.Input.Path,
+                query: Operations.GetPhotoImage.Input.Query = .init(),
+                headers: Operations.GetPhotoImage.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/components/headers/Accept-Ranges`.
+                    @frozen public enum AcceptRanges: String, Codable, Hashable, Sendable, CaseIterable {
+                        case bytes = "bytes"
+                    }
+                    /// The response serves byte ranges (RFC 9110 §14.3).
+                    ///
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/200/headers/Accept-Ranges`.
+                    public var acceptRanges: Components.Headers.AcceptRanges
+                    /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                    /// caching convention in the description of this API):
+                    /// `public, max-age=300` on the reads of a public endpoint sent without
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
+                    /// with one, and on every response of a token-protected endpoint,
+                    /// `POST /users` and `POST /users/login`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl
+                    /// A strong entity tag of the body (RFC 9110 §8.8.3).
+                    ///
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/200/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - acceptRanges: The response serves byte ranges (RFC 9110 §14.3).
+                    ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                    ///   - eTag: A strong entity tag of the body (RFC 9110 §8.8.3).
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(
+                        acceptRanges: Components.Headers.AcceptRanges,
+                        cacheControl: Components.Headers.CacheControl,
+                        eTag: Components.Headers.ETag,
+                        xRequestID: Components.Headers.XRequestID
+                    ) {
+                        self.acceptRanges = acceptRanges
+                        self.cacheControl = cacheControl
+                        self.eTag = eTag
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetPhotoImage.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/200/content/image\/jpeg`.
+                    case jpeg(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.jpeg`.
+                    ///
+                    /// - Throws: An error if `self` is not `.jpeg`.
+                    /// - SeeAlso: `.jpeg`.
+                    public var jpeg: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .jpeg(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetPhotoImage.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetPhotoImage.Output.Ok.Headers,
+                    body: Operations.GetPhotoImage.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The JPEG.
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/image/get(getPhotoImage)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetPhotoImage.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetPhotoImage.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct PartialContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/206/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/components/headers/Accept-Ranges`.
+                    @frozen public enum AcceptRanges: String, Codable, Hashable, Sendable, CaseIterable {
+                        case bytes = "bytes"
+                    }
+                    /// The response serves byte ranges (RFC 9110 §14.3).
+                    ///
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/206/headers/Accept-Ranges`.
+                    public var acceptRanges: Components.Headers.AcceptRanges
+                    /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                    /// caching convention in the description of this API):
+                    /// `public, max-age=300` on the reads of a public endpoint sent without
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
+                    /// with one, and on every response of a token-protected endpoint,
+                    /// `POST /users` and `POST /users/login`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/206/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl
+                    /// The range sent and the whole length: `bytes first-last/length` (RFC 9110 §14.4).
+                    ///
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/206/headers/Content-Range`.
+                    public var contentRange: Components.Headers.ContentRange
+                    /// A strong entity tag of the body (RFC 9110 §8.8.3).
+                    ///
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/206/headers/ETag`.
+                    public var eTag: Components.Headers.ETag
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/206/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - acceptRanges: The response serves byte ranges (RFC 9110 §14.3).
+                    ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                    ///   - contentRange: The range sent and the whole length: `bytes first-last/length` (RFC 9110 §14.4).
+                    ///   - eTag: A strong entity tag of the body (RFC 9110 §8.8.3).
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(
+                        acceptRanges: Components.Headers.AcceptRanges,
+                        cacheControl: Components.Headers.CacheControl,
+                        contentRange: Components.Headers.ContentRange,
+                        eTag: Components.Headers.ETag,
+                        xRequestID: Components.Headers.XRequestID
+                    ) {
+                        self.acceptRanges = acceptRanges
+                        self.cacheControl = cacheControl
+                        self.contentRange = contentRange
+                        self.eTag = eTag
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetPhotoImage.Output.PartialContent.Headers
+                /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/206/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/206/content/image\/jpeg`.
+                    case jpeg(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.jpeg`.
+                    ///
+                    /// - Throws: An error if `self` is not `.jpeg`.
+                    /// - SeeAlso: `.jpeg`.
+                    public var jpeg: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .jpeg(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetPhotoImage.Output.PartialContent.Body
+                /// Creates a new `PartialContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetPhotoImage.Output.PartialContent.Headers,
+                    body: Operations.GetPhotoImage.Output.PartialContent.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The bytes of the range.
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/image/get(getPhotoImage)/responses/206`.
+            ///
+            /// HTTP response code: `206 partialContent`.
+            case partialContent(Operations.GetPhotoImage.Output.PartialContent)
+            /// The associated value of the enum case if `self` is `.partialContent`.
+            ///
+            /// - Throws: An error if `self` is not `.partialContent`.
+            /// - SeeAlso: `.partialContent`.
+            public var partialContent: Operations.GetPhotoImage.Output.PartialContent {
+                get throws {
+                    switch self {
+                    case let .partialContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "partialContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `If-None-Match` ETag still matches; no body.
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/image/get(getPhotoImage)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A parameter or field is missing or invalid (the detail names it), or
+            /// the request is malformed. For a body: not JSON, not UTF-8 (or with a
+            /// byte order mark), nested deeper than 32, more than 10,000 values, a
+            /// member name given twice or with more than 30 combining marks in a
+            /// row, a number beyond a double, a lone surrogate escape, or an
+            /// unknown field.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/image/get(getPhotoImage)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such photo or location, or (for favorites) not a favorite.
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/image/get(getPhotoImage)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target is over 8 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/image/get(getPhotoImage)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The range starts past the end of the body.
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/image/get(getPhotoImage)/responses/416`.
+            ///
+            /// HTTP response code: `416 rangeNotSatisfiable`.
+            case rangeNotSatisfiable(Components.Responses.RangeNotSatisfiable)
+            /// The associated value of the enum case if `self` is `.rangeNotSatisfiable`.
+            ///
+            /// - Throws: An error if `self` is not `.rangeNotSatisfiable`.
+            /// - SeeAlso: `.rangeNotSatisfiable`.
+            public var rangeNotSatisfiable: Components.Responses.RangeNotSatisfiable {
+                get throws {
+                    switch self {
+                    case let .rangeNotSatisfiable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "rangeNotSatisfiable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 16 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/image/get(getPhotoImage)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadGateway: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/502/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/502/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(xRequestID: Components.Headers.XRequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetPhotoImage.Output.BadGateway.Headers
+                /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/502/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/502/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetPhotoImage.Output.BadGateway.Body
+                /// Creates a new `BadGateway`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetPhotoImage.Output.BadGateway.Headers,
+                    body: Operations.GetPhotoImage.Output.BadGateway.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The photo's source is down, refused, or answered something that is not a JPEG of at most 10 MiB.
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/image/get(getPhotoImage)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Operations.GetPhotoImage.Output.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Operations.GetPhotoImage.Output.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct GatewayTimeout: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/504/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/504/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(xRequestID: Components.Headers.XRequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetPhotoImage.Output.GatewayTimeout.Headers
+                /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/504/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/photos/{photoID}/image/GET/responses/504/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetPhotoImage.Output.GatewayTimeout.Body
+                /// Creates a new `GatewayTimeout`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetPhotoImage.Output.GatewayTimeout.Headers,
+                    body: Operations.GetPhotoImage.Output.GatewayTimeout.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The photo's source gave no whole answer within 8 s.
+            ///
+            /// - Remark: Generated from `#/paths//photos/{photoID}/image/get(getPhotoImage)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Operations.GetPhotoImage.Output.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Operations.GetPhotoImage.Output.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case jpeg
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "image/jpeg":
+                    self = .jpeg
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .jpeg:
+                    return "image/jpeg"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .jpeg,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// Every photo of one location (a map pin), a page at a time
     ///
     /// The location as `/nearby` lists it and a page of its photos, in
@@ -1682,8 +2354,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -1975,8 +2647,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -2296,8 +2968,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -2414,8 +3086,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -2845,8 +3517,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -2995,8 +3667,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -3134,8 +3806,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -3261,6 +3933,630 @@ public enum Operations {
             }
             public static var allCases: [Self] {
                 [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A box's photos, or a list's, as one resumable download
+    ///
+    /// Every photo of the locations inside a box (edges included, as
+    /// `/region` chooses them, without its cap and without filters), or of
+    /// the listed photos, as one POSIX ustar archive for offline use. Give
+    /// either the box (`south`, `west`, `north`, `east`, as `/region`) or
+    /// `ids`, not both (→ 400). At most 10,000 photos at `size=thumb` and
+    /// 2,000 at `600`; more → 400 naming `south` (or `ids`), before
+    /// anything is fetched.
+    ///
+    /// While the server still fetches some of them (at most 8 source
+    /// requests at once, three tries each): `202` with the progress,
+    /// `Retry-After` and `Cache-Control: no-store`; ask again. Then `200`:
+    /// `index.json` first (`PackIndex`), then one `<photoID>.jpg` per photo
+    /// in photoID order (by Unicode code point), each the bytes
+    /// `GET /photos/{photoID}/image` serves at that size. A photo whose
+    /// source failed three tries while the pack was prepared is left out and
+    /// listed in `missing`. The same request gives the same bytes while
+    /// nothing in it changes: strong `ETag`, `304`, `HEAD`, a single `Range`
+    /// and `If-Range` as the snapshot, so a cut download resumes.
+    ///
+    ///
+    /// - Remark: HTTP `GET /images/pack`.
+    /// - Remark: Generated from `#/paths//images/pack/get(getImagePack)`.
+    public enum GetImagePack {
+        public static let id: Swift.String = "getImagePack"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/images/pack/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The box's southern edge, with `west`, `north` and `east`; `south` ≤ `north`.
+                ///
+                /// - Remark: Generated from `#/paths/images/pack/GET/query/south`.
+                public var south: Swift.Double?
+                /// The box's western edge; `west` > `east` crosses the antimeridian.
+                ///
+                /// - Remark: Generated from `#/paths/images/pack/GET/query/west`.
+                public var west: Swift.Double?
+                /// The box's northern edge.
+                ///
+                /// - Remark: Generated from `#/paths/images/pack/GET/query/north`.
+                public var north: Swift.Double?
+                /// The box's eastern edge.
+                ///
+                /// - Remark: Generated from `#/paths/images/pack/GET/query/east`.
+                public var east: Swift.Double?
+                /// Instead of a box: photo IDs separated by `,`, each taken verbatim,
+                /// 1 to 500 distinct ones (a repeated ID counts once). An empty item,
+                /// or more than 500 → 400. An unknown ID is left out and not listed.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/images/pack/GET/query/ids`.
+                public var ids: [Swift.String]?
+                /// - Remark: Generated from `#/paths/images/pack/GET/query/size`.
+                @frozen public enum SizePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case thumb = "thumb"
+                    case _600 = "600"
+                }
+                /// `thumb` or `600`, as `GET /photos/{photoID}/image`.
+                ///
+                /// - Remark: Generated from `#/paths/images/pack/GET/query/size`.
+                public var size: Operations.GetImagePack.Input.Query.SizePayload?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - south: The box's southern edge, with `west`, `north` and `east`; `south` ≤ `north`.
+                ///   - west: The box's western edge; `west` > `east` crosses the antimeridian.
+                ///   - north: The box's northern edge.
+                ///   - east: The box's eastern edge.
+                ///   - ids: Instead of a box: photo IDs separated by `,`, each taken verbatim,
+                ///   - size: `thumb` or `600`, as `GET /photos/{photoID}/image`.
+                public init(
+                    south: Swift.Double? = nil,
+                    west: Swift.Double? = nil,
+                    north: Swift.Double? = nil,
+                    east: Swift.Double? = nil,
+                    ids: [Swift.String]? = nil,
+                    size: Operations.GetImagePack.Input.Query.SizePayload? = nil
+                ) {
+                    self.south = south
+                    self.west = west
+                    self.north = north
+                    self.east = east
+                    self.ids = ids
+                    self.size = size
+                }
+            }
+            public var query: Operations.GetImagePack.Input.Query
+            /// - Remark: Generated from `#/paths/images/pack/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// An ETag of an earlier response; when it still matches, the answer is 304 with no body (RFC 9110 §13.1.2).
+                ///
+                /// - Remark: Generated from `#/paths/images/pack/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                /// One byte range of the identity body to send (RFC 9110 §14.2):
+                /// `bytes=first-last`, `bytes=first-` or `bytes=-suffix`.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/images/pack/GET/header/Range`.
+                public var range: Components.Parameters.Range?
+                /// The identity `ETag` the client's bytes came from: the range is sent
+                /// only while it still matches, otherwise the whole body (RFC 9110 §13.1.5).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/images/pack/GET/header/If-Range`.
+                public var ifRange: Components.Parameters.IfRange?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetImagePack.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: An ETag of an earlier response; when it still matches, the answer is 304 with no body (RFC 9110 §13.1.2).
+                ///   - range: One byte range of the identity body to send (RFC 9110 §14.2):
+                ///   - ifRange: The identity `ETag` the client's bytes came from: the range is sent
+                ///   - accept:
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    range: Components.Parameters.Range? = nil,
+                    ifRange: Components.Parameters.IfRange? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetImagePack.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.range = range
+                    self.ifRange = ifRange
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetImagePack.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.GetImagePack.Input.Query = .init(),
+                headers: Operations.GetImagePack.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/images/pack/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/components/headers/Accept-Ranges`.
+                    @frozen public enum AcceptRanges: String, Codable, Hashable, Sendable, CaseIterable {
+                        case bytes = "bytes"
+                    }
+                    /// The response serves byte ranges (RFC 9110 §14.3).
+                    ///
+                    /// - Remark: Generated from `#/paths/images/pack/GET/responses/200/headers/Accept-Ranges`.
+                    public var acceptRanges: Components.Headers.AcceptRanges
+                    /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                    /// caching convention in the description of this API):
+                    /// `public, max-age=300` on the reads of a public endpoint sent without
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
+                    /// with one, and on every response of a token-protected endpoint,
+                    /// `POST /users` and `POST /users/login`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/images/pack/GET/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl
+                    /// A strong entity tag of the body (RFC 9110 §8.8.3).
+                    ///
+                    /// - Remark: Generated from `#/paths/images/pack/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/images/pack/GET/responses/200/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - acceptRanges: The response serves byte ranges (RFC 9110 §14.3).
+                    ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                    ///   - eTag: A strong entity tag of the body (RFC 9110 §8.8.3).
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(
+                        acceptRanges: Components.Headers.AcceptRanges,
+                        cacheControl: Components.Headers.CacheControl,
+                        eTag: Components.Headers.ETag,
+                        xRequestID: Components.Headers.XRequestID
+                    ) {
+                        self.acceptRanges = acceptRanges
+                        self.cacheControl = cacheControl
+                        self.eTag = eTag
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetImagePack.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/images/pack/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/images/pack/GET/responses/200/content/application\/x-tar`.
+                    case applicationXTar(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.applicationXTar`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationXTar`.
+                    /// - SeeAlso: `.applicationXTar`.
+                    public var applicationXTar: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .applicationXTar(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetImagePack.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetImagePack.Output.Ok.Headers,
+                    body: Operations.GetImagePack.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The archive.
+            ///
+            /// - Remark: Generated from `#/paths//images/pack/get(getImagePack)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetImagePack.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetImagePack.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Accepted: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/images/pack/GET/responses/202/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/images/pack/GET/responses/202/headers/Cache-Control`.
+                    @frozen public enum CacheControlPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// `no-store`: the progress changes from one request to the next.
+                    ///
+                    /// - Remark: Generated from `#/paths/images/pack/GET/responses/202/headers/Cache-Control`.
+                    public var cacheControl: Operations.GetImagePack.Output.Accepted.Headers.CacheControlPayload
+                    /// Seconds to wait before trying again (RFC 9110 §10.2.3).
+                    ///
+                    /// - Remark: Generated from `#/paths/images/pack/GET/responses/202/headers/Retry-After`.
+                    public var retryAfter: Components.Headers.RetryAfter
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/images/pack/GET/responses/202/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: `no-store`: the progress changes from one request to the next.
+                    ///   - retryAfter: Seconds to wait before trying again (RFC 9110 §10.2.3).
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(
+                        cacheControl: Operations.GetImagePack.Output.Accepted.Headers.CacheControlPayload,
+                        retryAfter: Components.Headers.RetryAfter,
+                        xRequestID: Components.Headers.XRequestID
+                    ) {
+                        self.cacheControl = cacheControl
+                        self.retryAfter = retryAfter
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetImagePack.Output.Accepted.Headers
+                /// - Remark: Generated from `#/paths/images/pack/GET/responses/202/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/images/pack/GET/responses/202/content/application\/json`.
+                    case json(Components.Schemas.PackProgress)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.PackProgress {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetImagePack.Output.Accepted.Body
+                /// Creates a new `Accepted`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetImagePack.Output.Accepted.Headers,
+                    body: Operations.GetImagePack.Output.Accepted.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The server still fetches some of the photos; ask again after `Retry-After`.
+            ///
+            /// - Remark: Generated from `#/paths//images/pack/get(getImagePack)/responses/202`.
+            ///
+            /// HTTP response code: `202 accepted`.
+            case accepted(Operations.GetImagePack.Output.Accepted)
+            /// The associated value of the enum case if `self` is `.accepted`.
+            ///
+            /// - Throws: An error if `self` is not `.accepted`.
+            /// - SeeAlso: `.accepted`.
+            public var accepted: Operations.GetImagePack.Output.Accepted {
+                get throws {
+                    switch self {
+                    case let .accepted(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "accepted",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct PartialContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/images/pack/GET/responses/206/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/components/headers/Accept-Ranges`.
+                    @frozen public enum AcceptRanges: String, Codable, Hashable, Sendable, CaseIterable {
+                        case bytes = "bytes"
+                    }
+                    /// The response serves byte ranges (RFC 9110 §14.3).
+                    ///
+                    /// - Remark: Generated from `#/paths/images/pack/GET/responses/206/headers/Accept-Ranges`.
+                    public var acceptRanges: Components.Headers.AcceptRanges
+                    /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                    /// caching convention in the description of this API):
+                    /// `public, max-age=300` on the reads of a public endpoint sent without
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
+                    /// with one, and on every response of a token-protected endpoint,
+                    /// `POST /users` and `POST /users/login`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/images/pack/GET/responses/206/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl
+                    /// The range sent and the whole length: `bytes first-last/length` (RFC 9110 §14.4).
+                    ///
+                    /// - Remark: Generated from `#/paths/images/pack/GET/responses/206/headers/Content-Range`.
+                    public var contentRange: Components.Headers.ContentRange
+                    /// A strong entity tag of the body (RFC 9110 §8.8.3).
+                    ///
+                    /// - Remark: Generated from `#/paths/images/pack/GET/responses/206/headers/ETag`.
+                    public var eTag: Components.Headers.ETag
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/images/pack/GET/responses/206/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - acceptRanges: The response serves byte ranges (RFC 9110 §14.3).
+                    ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                    ///   - contentRange: The range sent and the whole length: `bytes first-last/length` (RFC 9110 §14.4).
+                    ///   - eTag: A strong entity tag of the body (RFC 9110 §8.8.3).
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(
+                        acceptRanges: Components.Headers.AcceptRanges,
+                        cacheControl: Components.Headers.CacheControl,
+                        contentRange: Components.Headers.ContentRange,
+                        eTag: Components.Headers.ETag,
+                        xRequestID: Components.Headers.XRequestID
+                    ) {
+                        self.acceptRanges = acceptRanges
+                        self.cacheControl = cacheControl
+                        self.contentRange = contentRange
+                        self.eTag = eTag
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetImagePack.Output.PartialContent.Headers
+                /// - Remark: Generated from `#/paths/images/pack/GET/responses/206/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/images/pack/GET/responses/206/content/application\/x-tar`.
+                    case applicationXTar(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.applicationXTar`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationXTar`.
+                    /// - SeeAlso: `.applicationXTar`.
+                    public var applicationXTar: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .applicationXTar(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetImagePack.Output.PartialContent.Body
+                /// Creates a new `PartialContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetImagePack.Output.PartialContent.Headers,
+                    body: Operations.GetImagePack.Output.PartialContent.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The bytes of the range.
+            ///
+            /// - Remark: Generated from `#/paths//images/pack/get(getImagePack)/responses/206`.
+            ///
+            /// HTTP response code: `206 partialContent`.
+            case partialContent(Operations.GetImagePack.Output.PartialContent)
+            /// The associated value of the enum case if `self` is `.partialContent`.
+            ///
+            /// - Throws: An error if `self` is not `.partialContent`.
+            /// - SeeAlso: `.partialContent`.
+            public var partialContent: Operations.GetImagePack.Output.PartialContent {
+                get throws {
+                    switch self {
+                    case let .partialContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "partialContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `If-None-Match` ETag still matches; no body.
+            ///
+            /// - Remark: Generated from `#/paths//images/pack/get(getImagePack)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A parameter or field is missing or invalid (the detail names it), or
+            /// the request is malformed. For a body: not JSON, not UTF-8 (or with a
+            /// byte order mark), nested deeper than 32, more than 10,000 values, a
+            /// member name given twice or with more than 30 combining marks in a
+            /// row, a number beyond a double, a lone surrogate escape, or an
+            /// unknown field.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//images/pack/get(getImagePack)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target is over 8 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//images/pack/get(getImagePack)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The range starts past the end of the body.
+            ///
+            /// - Remark: Generated from `#/paths//images/pack/get(getImagePack)/responses/416`.
+            ///
+            /// HTTP response code: `416 rangeNotSatisfiable`.
+            case rangeNotSatisfiable(Components.Responses.RangeNotSatisfiable)
+            /// The associated value of the enum case if `self` is `.rangeNotSatisfiable`.
+            ///
+            /// - Throws: An error if `self` is not `.rangeNotSatisfiable`.
+            /// - SeeAlso: `.rangeNotSatisfiable`.
+            public var rangeNotSatisfiable: Components.Responses.RangeNotSatisfiable {
+                get throws {
+                    switch self {
+                    case let .rangeNotSatisfiable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "rangeNotSatisfiable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 16 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//images/pack/get(getImagePack)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationXTar
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/x-tar":
+                    self = .applicationXTar
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationXTar:
+                    return "application/x-tar"
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationXTar,
                     .json,
                     .applicationProblemJson
                 ]
@@ -3423,8 +4719,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -3816,8 +5112,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -4096,8 +5392,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -4711,8 +6007,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -5090,8 +6386,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -5451,8 +6747,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -5754,8 +7050,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -7286,8 +8582,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -7592,8 +8888,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -7916,8 +9212,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -8007,8 +9303,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -8761,8 +10057,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -9061,8 +10357,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -9362,8 +10658,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -9903,8 +11199,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -10269,8 +11565,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -10565,8 +11861,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -10982,8 +12278,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -11602,8 +12898,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -11959,8 +13255,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -12050,8 +13346,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -12511,8 +13807,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -13277,8 +14573,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -13420,8 +14716,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -13535,8 +14831,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -13799,8 +15095,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -13897,8 +15193,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -14313,8 +15609,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -14619,8 +15915,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -14961,8 +16257,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///
@@ -15308,8 +16604,8 @@ public enum Operations {
                     /// What caches may do with the response (RFC 9111 §5.2.2; see the
                     /// caching convention in the description of this API):
                     /// `public, max-age=300` on the reads of a public endpoint sent without
-                    /// an `Authorization` header; `no-cache` on every answer of
-                    /// `GET /catalog/changes`; `no-store` on every response to a request
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
                     /// with one, and on every response of a token-protected endpoint,
                     /// `POST /users` and `POST /users/login`.
                     ///

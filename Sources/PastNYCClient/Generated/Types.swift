@@ -68,6 +68,29 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /photos/{photoID}`.
     /// - Remark: Generated from `#/paths//photos/{photoID}/get(getPhoto)`.
     func getPhoto(_ input: Operations.GetPhoto.Input) async throws -> Operations.GetPhoto.Output
+    /// The photograph itself, from this server's copy
+    ///
+    /// The photo's JPEG, served from the copy on this server's disk: fetched
+    /// once from the photo's source (the record's `photoURL`, or its
+    /// `thumbnailURL` for `size=thumb`), kept, and served from then on
+    /// whatever state the source is in. A record with a `rotation` already
+    /// points at an upright copy; an accepted rotation correction turns the
+    /// pixels losslessly (no re-encoding), and the `ETag` changes with them.
+    /// A `thumb` is the source's own thumbnail when its longest side is 100
+    /// to 200 px, otherwise (images.nypl.org's photos, whose thumbnail URL
+    /// is their full image) made here from the 600 px image.
+    ///
+    /// Any number of requests at once for an image not kept yet make one
+    /// request to its source. The source down, refusing, or answering
+    /// something that is not a JPEG of at most 10 MiB → `502`; no whole
+    /// answer within 8 s → `504`; never a partial or broken image. Strong
+    /// `ETag`, `304`, `HEAD`, and a single `Range` as the snapshot
+    /// (`206`, `416`, `If-Range`).
+    ///
+    ///
+    /// - Remark: HTTP `GET /photos/{photoID}/image`.
+    /// - Remark: Generated from `#/paths//photos/{photoID}/image/get(getPhotoImage)`.
+    func getPhotoImage(_ input: Operations.GetPhotoImage.Input) async throws -> Operations.GetPhotoImage.Output
     /// Every photo of one location (a map pin), a page at a time
     ///
     /// The location as `/nearby` lists it and a page of its photos, in
@@ -146,6 +169,31 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /catalog/changes`.
     /// - Remark: Generated from `#/paths//catalog/changes/get(getCatalogChanges)`.
     func getCatalogChanges(_ input: Operations.GetCatalogChanges.Input) async throws -> Operations.GetCatalogChanges.Output
+    /// A box's photos, or a list's, as one resumable download
+    ///
+    /// Every photo of the locations inside a box (edges included, as
+    /// `/region` chooses them, without its cap and without filters), or of
+    /// the listed photos, as one POSIX ustar archive for offline use. Give
+    /// either the box (`south`, `west`, `north`, `east`, as `/region`) or
+    /// `ids`, not both (→ 400). At most 10,000 photos at `size=thumb` and
+    /// 2,000 at `600`; more → 400 naming `south` (or `ids`), before
+    /// anything is fetched.
+    ///
+    /// While the server still fetches some of them (at most 8 source
+    /// requests at once, three tries each): `202` with the progress,
+    /// `Retry-After` and `Cache-Control: no-store`; ask again. Then `200`:
+    /// `index.json` first (`PackIndex`), then one `<photoID>.jpg` per photo
+    /// in photoID order (by Unicode code point), each the bytes
+    /// `GET /photos/{photoID}/image` serves at that size. A photo whose
+    /// source failed three tries while the pack was prepared is left out and
+    /// listed in `missing`. The same request gives the same bytes while
+    /// nothing in it changes: strong `ETag`, `304`, `HEAD`, a single `Range`
+    /// and `If-Range` as the snapshot, so a cut download resumes.
+    ///
+    ///
+    /// - Remark: HTTP `GET /images/pack`.
+    /// - Remark: Generated from `#/paths//images/pack/get(getImagePack)`.
+    func getImagePack(_ input: Operations.GetImagePack.Input) async throws -> Operations.GetImagePack.Output
     /// The locations of a box grouped into map clusters for a zoom level
     ///
     /// The map when zoomed out. The locations of the box (same box rules and
@@ -662,6 +710,39 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// The photograph itself, from this server's copy
+    ///
+    /// The photo's JPEG, served from the copy on this server's disk: fetched
+    /// once from the photo's source (the record's `photoURL`, or its
+    /// `thumbnailURL` for `size=thumb`), kept, and served from then on
+    /// whatever state the source is in. A record with a `rotation` already
+    /// points at an upright copy; an accepted rotation correction turns the
+    /// pixels losslessly (no re-encoding), and the `ETag` changes with them.
+    /// A `thumb` is the source's own thumbnail when its longest side is 100
+    /// to 200 px, otherwise (images.nypl.org's photos, whose thumbnail URL
+    /// is their full image) made here from the 600 px image.
+    ///
+    /// Any number of requests at once for an image not kept yet make one
+    /// request to its source. The source down, refusing, or answering
+    /// something that is not a JPEG of at most 10 MiB → `502`; no whole
+    /// answer within 8 s → `504`; never a partial or broken image. Strong
+    /// `ETag`, `304`, `HEAD`, and a single `Range` as the snapshot
+    /// (`206`, `416`, `If-Range`).
+    ///
+    ///
+    /// - Remark: HTTP `GET /photos/{photoID}/image`.
+    /// - Remark: Generated from `#/paths//photos/{photoID}/image/get(getPhotoImage)`.
+    public func getPhotoImage(
+        path: Operations.GetPhotoImage.Input.Path,
+        query: Operations.GetPhotoImage.Input.Query = .init(),
+        headers: Operations.GetPhotoImage.Input.Headers = .init()
+    ) async throws -> Operations.GetPhotoImage.Output {
+        try await getPhotoImage(Operations.GetPhotoImage.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
     /// Every photo of one location (a map pin), a page at a time
     ///
     /// The location as `/nearby` lists it and a page of its photos, in
@@ -758,6 +839,39 @@ extension APIProtocol {
         headers: Operations.GetCatalogChanges.Input.Headers = .init()
     ) async throws -> Operations.GetCatalogChanges.Output {
         try await getCatalogChanges(Operations.GetCatalogChanges.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// A box's photos, or a list's, as one resumable download
+    ///
+    /// Every photo of the locations inside a box (edges included, as
+    /// `/region` chooses them, without its cap and without filters), or of
+    /// the listed photos, as one POSIX ustar archive for offline use. Give
+    /// either the box (`south`, `west`, `north`, `east`, as `/region`) or
+    /// `ids`, not both (→ 400). At most 10,000 photos at `size=thumb` and
+    /// 2,000 at `600`; more → 400 naming `south` (or `ids`), before
+    /// anything is fetched.
+    ///
+    /// While the server still fetches some of them (at most 8 source
+    /// requests at once, three tries each): `202` with the progress,
+    /// `Retry-After` and `Cache-Control: no-store`; ask again. Then `200`:
+    /// `index.json` first (`PackIndex`), then one `<photoID>.jpg` per photo
+    /// in photoID order (by Unicode code point), each the bytes
+    /// `GET /photos/{photoID}/image` serves at that size. A photo whose
+    /// source failed three tries while the pack was prepared is left out and
+    /// listed in `missing`. The same request gives the same bytes while
+    /// nothing in it changes: strong `ETag`, `304`, `HEAD`, a single `Range`
+    /// and `If-Range` as the snapshot, so a cut download resumes.
+    ///
+    ///
+    /// - Remark: HTTP `GET /images/pack`.
+    /// - Remark: Generated from `#/paths//images/pack/get(getImagePack)`.
+    public func getImagePack(
+        query: Operations.GetImagePack.Input.Query = .init(),
+        headers: Operations.GetImagePack.Input.Headers = .init()
+    ) async throws -> Operations.GetImagePack.Output {
+        try await getImagePack(Operations.GetImagePack.Input(
             query: query,
             headers: headers
         ))
