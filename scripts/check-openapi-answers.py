@@ -29,6 +29,8 @@ of the other examples untouched): read the diff before committing it.
 import argparse
 import gzip
 import http.client
+import http.server
+import importlib.util
 import json
 import re
 import secrets
@@ -49,6 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 VOLATILE = {
     "createdAt", "savedAt", "viewedAt", "startedAt", "updatedAt", "recordedAt", "addedAt", "expiresAt", "lastUsedAt",
     "decidedAt", "token", "walkID", "next", "nextCursor", "feedbackID", "sessionID", "generation",
+    "readyCount", "failedCount",
 }
 RETRY = re.compile(r"try again in \d+ s")
 
@@ -119,11 +122,52 @@ def read_response(connection):
     return int(lines[0].split()[1]), json.loads(body) if body else None, headers
 
 
+class Origin:
+    """The photographs' origin of the servers the check starts, on 127.0.0.1 and a free
+    port: scripts/image-origin.py's JPEGs, or, while a recipe sets `mode`, a source that
+    answers 503 (`"failing"`) or says nothing until the server gives up (`"silent"`)."""
+
+    def __init__(self):
+        spec = importlib.util.spec_from_file_location("image_origin", ROOT / "scripts/image-origin.py")
+        images = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(images)
+        self.mode = "images"
+        origin = self
+
+        class Handler(images.Handler):
+            def do_GET(self):
+                if origin.mode == "failing":
+                    self.send_response(503)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                elif origin.mode == "silent":
+                    # Longer than the server waits for a source (8 s), then the connection closes.
+                    time.sleep(10)
+                    self.close_connection = True
+                else:
+                    super().do_GET()
+
+        class Server(http.server.ThreadingHTTPServer):
+            daemon_threads = True
+
+            def handle_error(self, request, client_address):
+                pass  # The server hung up on a silent source: as it should.
+
+        self.server = Server(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
 class Check:
     """The running server, the users the recipes made, and the mismatches found."""
 
-    def __init__(self, port, operator):
+    def __init__(self, port, operator, origin):
         self.port = port
+        self.origin = origin
         self.tokens = {}
         # `past-nyc` with the store options of the server: how the operator acts on it.
         self.operator = operator
@@ -431,9 +475,38 @@ def recipes():
 
     @recipe("POST /feedback/{feedbackID}/decision 200")
     def _(check):
+        # The generation of the one correction accepted so far (the turn), for /catalog/changes.
+        check.before = generation(check, sequence=1)
         queue = check.call("GET", "/feedback?kind=location", user="moderator")[1]["feedback"]
         check.decided = queue[0]["feedbackID"]
         return check.call("POST", f"/feedback/{check.decided}/decision", {"accept": True}, user="moderator")
+
+    # The catalog's generations: the place accepted above, and what is not (or not yet) one.
+    @recipe("GET /catalog/changes 200")
+    def _(check):
+        generation(check, sequence=2)
+        return check.call("GET", f"/catalog/changes?since={check.before}")
+
+    @recipe("GET /catalog/changes 410")
+    def _(check):
+        # Sequence 0 with a digest of other shipped data: a catalog imported since.
+        return check.call("GET", "/catalog/changes?since=0-0000000000000000")
+
+    @recipe("GET /catalog/changes 503")
+    def _(check):
+        # Asked, right after a decision, for the generation it makes before this instance
+        # built it: as a client that got it from another instance of a cluster. The race
+        # is this check's to win; a few tries do.
+        sequence = int(generation(check, sequence=2).split("-")[0])
+        photos = [photo["id"] for line in source_locations()[300:310] for photo in line["photos"]]
+        for photo in photos[:8]:
+            sent = check.call("POST", f"/photos/{photo}/feedback", {"kind": "date", "year": 1931}, user="reporter")[1]
+            check.call("POST", f"/feedback/{sent['feedbackID']}/decision", {"accept": True}, user="moderator")
+            sequence += 1
+            answer = check.call("GET", f"/catalog/changes?since={sequence}-0000000000000000")
+            if answer[0] == 503:
+                return answer
+        return answer
 
     @recipe("responses/AlreadyDecided")
     def _(check):
@@ -523,6 +596,34 @@ def recipes():
             if answer[0] == 429:
                 return answer
         return answer
+
+    # The photographs, from the check's origin: a range past the end, a source that fails,
+    # one that says nothing, and an area's pack while its photos are fetched.
+    @recipe("responses/RangeNotSatisfiable")
+    def _(check):
+        _, _, headers = check.call("HEAD", f"/photos/{STATEN_ISLAND_PHOTO}/image?size=thumb")
+        length = int(headers["Content-Length"])
+        return check.call("GET", f"/photos/{STATEN_ISLAND_PHOTO}/image?size=thumb", headers={"Range": f"bytes={length}-"})
+
+    @recipe("GET /photos/{photoID}/image 502")
+    def _(check):
+        check.origin.mode = "failing"
+        try:
+            return check.call("GET", f"/photos/{SECOND_AVENUE_PHOTO}/image")
+        finally:
+            check.origin.mode = "images"
+
+    @recipe("GET /photos/{photoID}/image 504")
+    def _(check):
+        check.origin.mode = "silent"
+        try:
+            return check.call("GET", f"/photos/{SECOND_AVENUE_OTHER}/image")
+        finally:
+            check.origin.mode = "images"
+
+    @recipe("GET /images/pack 202")
+    def _(check):
+        return check.call("GET", "/images/pack?south=40.70&west=-74.02&north=40.71&east=-73.99&size=thumb")
 
     return steps
 
@@ -655,6 +756,17 @@ def outage_recipes(postgres_dir):
     return steps
 
 
+def generation(check, sequence):
+    """The current catalog generation's token, once it is of correction `sequence` at
+    least (a decision makes one within seconds)."""
+    deadline = time.monotonic() + 15
+    while True:
+        token = check.call("GET", "/catalog/changes")[1]["generation"]
+        if int(token.split("-")[0]) >= sequence or time.monotonic() > deadline:
+            return token
+        time.sleep(0.1)
+
+
 def source_locations():
     """The catalog's source records, one location a line."""
     with gzip.open(ROOT / "Data/oldnyc-locations.jsonl.gz", "rt", encoding="utf-8") as lines:
@@ -721,19 +833,22 @@ def update(path, changed):
         end = line + 1
         while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent):
             end += 1
+        while end > line + 1 and not lines[end - 1].strip():
+            end -= 1  # The blank lines after the example stay.
         dumped = yaml.safe_dump(answer, sort_keys=False, allow_unicode=True, width=100, default_flow_style=False)
-        block = [" " * (indent + 2) + text for text in dumped.rstrip("\n").split("\n")]
+        block = [(" " * (indent + 2) + text).rstrip() for text in dumped.rstrip("\n").split("\n")]
         blocks.append((line, end, [lines[line].split(":")[0] + ":"] + block))
     for line, end, block in sorted(blocks, reverse=True):
         lines[line:end] = block
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
-def run(phase, binary, data_dir, options, steps, shown, failures, answers):
-    """Starts a server with `options`, runs `steps` against it, stops it."""
-    server = Server(binary, data_dir, options)
+def run(phase, binary, data_dir, options, origin, steps, shown, failures, answers):
+    """Starts a server with `options` and the photographs of `origin`, runs `steps`
+    against it, stops it."""
+    server = Server(binary, data_dir, [*options, "--image-origin", origin.url])
     store = options[options.index("--database-url"):][:2] if "--database-url" in options else ["--data-dir", data_dir]
-    check = Check(server.port, [binary, *store])
+    check = Check(server.port, [binary, *store], origin)
     try:
         for where, recipe, prefix in steps:
             status, body, _ = recipe(check)
@@ -795,15 +910,13 @@ def main():
     answers = {}
     started = time.monotonic()
     # The photographs come from a local origin: the check never reaches the internet.
-    origin = subprocess.Popen([sys.executable, str(ROOT / "scripts/image-origin.py"), "0"], stdout=subprocess.PIPE, text=True)
-    images = ["--image-origin", origin.stdout.readline().strip()]
+    origin = Origin()
     try:
         with tempfile.TemporaryDirectory(prefix="past-nyc-answers-") as data_dir:
             for phase, options, steps in phases:
-                run(phase, arguments.binary, data_dir, options + store + images, steps, shown, failures, answers)
+                run(phase, arguments.binary, data_dir, options + store, origin, steps, shown, failures, answers)
     finally:
-        origin.terminate()
-        origin.wait()
+        origin.stop()
         if database:
             database.drop()
     checked = len(answers)
