@@ -160,7 +160,7 @@ async function choose(feedback, button) {
   }
   if (chosen?.feedback !== feedback) return;
   const image = document.getElementById('review-image');
-  image.src = photo.thumbnailURL;
+  image.src = `${photo.imageURL}?size=thumb`;
   image.alt = `Photo: ${photo.title || 'untitled'}`;
   image.style.transform = feedback.kind === 'rotation' ? `rotate(${feedback.degrees}deg)` : '';
   document.getElementById('review-photo-title').textContent = photo.title || 'Untitled';

@@ -91,7 +91,7 @@ function dateSection() {
 function rotationSection(photo, turned) {
   let degrees = 0;
   const preview = el('img', {
-    class: 'report-preview', src: photo.thumbnailURL, alt: 'The photo as you turn it', referrerpolicy: 'no-referrer',
+    class: 'report-preview', src: `${photo.imageURL}?size=thumb`, alt: 'The photo as you turn it', referrerpolicy: 'no-referrer',
   });
   preview.addEventListener('error', () => preview.classList.add('thumb-missing'), { once: true });
   const said = el('output', { class: 'report-turn', text: 'Not turned yet.' });
