@@ -198,21 +198,8 @@ if [[ " ${REQUESTED[*]} " == *" images"* ]]; then
     mkdir -p "$WORK/origin/www" "$WORK/origin/logs"
     # Photographs are mostly smooth with grain: a gradient with noise, at quality 85.
     for sample in 1 2 3 4; do
-        python3 -c 'import random, sys
-w, h, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-r = random.Random(seed)
-sys.stdout.buffer.write(b"P6
-%d %d
-255
-" % (w, h) + bytes(
-    min(255, max(0, (x * 180 // w + y * 60 // h + r.randint(-24, 24) + 10 * c))) for y in range(h) for x in range(w) for c in range(3)))'             600 $((380 + sample * 20)) "$sample" | cjpeg -quality 85 >"$WORK/origin/www/full$sample.jpg"
-        python3 -c 'import random, sys
-r = random.Random(int(sys.argv[1]))
-sys.stdout.buffer.write(b"P6
-150 100
-255
-" + bytes(
-    min(255, max(0, (x + y + r.randint(-24, 24)))) for y in range(100) for x in range(150) for c in range(3)))'             "$sample" | cjpeg -quality 85 >"$WORK/origin/www/thumb$sample.jpg"
+        python3 scripts/bench/sample-ppm.py 600 $((380 + sample * 20)) "$sample" | cjpeg -quality 85 >"$WORK/origin/www/full$sample.jpg"
+        python3 scripts/bench/sample-ppm.py 150 100 "$sample" | cjpeg -quality 85 >"$WORK/origin/www/thumb$sample.jpg"
     done
     cat >"$WORK/origin/nginx.conf" <<CONF
 worker_processes 1;
@@ -239,6 +226,8 @@ http {
     }
 }
 CONF
+    # nginx's workers run as nobody: the samples must be theirs to read (mktemp's 0700).
+    chmod a+rX "$WORK" && chmod -R a+rX "$WORK/origin"
     (on_cpus "$WRK_CPUS" nginx -p "$WORK/origin" -c "$WORK/origin/nginx.conf" -e "$WORK/origin/logs/error.log") &
     ORIGIN_PID=$!
     until curl -s -o /dev/null "http://127.0.0.1:$ORIGIN_PORT/600px/x.jpg"; do

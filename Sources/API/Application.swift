@@ -94,8 +94,12 @@ public final class Application: Sendable {
         let imageSources = PhotoImageSources(origin: configuration.imageOrigin)
         let currentCatalog: @Sendable () -> PhotoCatalog = { generations.current.catalog }
         ImageRoutes(catalog: currentCatalog, maker: imageMaker, sources: imageSources).register(in: &router)
-        PackRoutes(catalog: currentCatalog, preparer: PackPreparer(maker: imageMaker), sources: imageSources)
-            .register(in: &router)
+        let packFiles = try PackFiles(
+            directory: configuration.dataDirectory + "/" + ApplicationConfiguration.packsFolderName,
+            capacity: configuration.imageCacheSize / 4)
+        PackRoutes(
+            generation: { generations.current }, preparer: PackPreparer(maker: imageMaker), files: packFiles, sources: imageSources
+        ).register(in: &router)
         self.router = router
         self.refusals = refusals
         self.accounts = accounts

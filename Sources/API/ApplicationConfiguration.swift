@@ -51,6 +51,9 @@ public struct ApplicationConfiguration: Sendable {
 
     /// The folder of the disk copy of the photographs, in `dataDirectory`.
     public static let imagesFolderName = "images"
+    /// The folder of the data directory where whole packs are assembled (`PackFiles`):
+    /// a cache of at most a quarter of `imageCacheSize`, emptied at every start.
+    public static let packsFolderName = "image-packs"
 
     /// The list of common passwords refused as new passwords, in `sourceDirectory`.
     public static let commonPasswordsFileName = "common-passwords.txt"

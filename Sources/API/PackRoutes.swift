@@ -5,20 +5,31 @@ import Synchronization
 
 /// `GET /images/pack`: every photo of a box or of a list of IDs as one ustar archive for
 /// offline use. While the server still fetches some of them, `202` with the progress;
-/// then `200`, streamed from the kept files (`ImagePack`, `PackBody`), the same bytes
-/// for the same request while nothing in it changes, with a strong tag and byte ranges.
-/// On a worker: a pack looks up to 10,000 images up and writes their index.
+/// then `200`, the same bytes for the same request while nothing in it changes, with a
+/// strong tag and byte ranges: first streamed from the kept files (`ImagePack`,
+/// `PackBody`) while it is assembled into one file (`PackFiles`), then from that file.
+///
+/// On a worker, a pack looks up to 10,000 images up and writes their index; a request
+/// answered before with an assembled pack (the same target, the same catalog
+/// generation) is answered on the event loop from its file.
 struct PackRoutes {
     /// The current generation of the catalog, read once per request.
-    let catalog: @Sendable () -> PhotoCatalog
+    let generation: @Sendable () -> CatalogGeneration
     let preparer: PackPreparer
+    let files: PackFiles
     let sources: PhotoImageSources
     /// The packs served last, so that concurrent downloads of one pack share one layout.
     private let recent = RecentPacks()
+    /// The tags of the assembled packs requests were answered with.
+    private let answered = AnsweredPacks()
 
-    init(catalog: @escaping @Sendable () -> PhotoCatalog, preparer: PackPreparer, sources: PhotoImageSources) {
-        self.catalog = catalog
+    init(
+        generation: @escaping @Sendable () -> CatalogGeneration, preparer: PackPreparer, files: PackFiles,
+        sources: PhotoImageSources
+    ) {
+        self.generation = generation
         self.preparer = preparer
+        self.files = files
         self.sources = sources
     }
 
@@ -38,13 +49,23 @@ struct PackRoutes {
     private static let tarHeaders = HTTPHeaders([("Content-Type", contentType)])
 
     func register(in router: inout Router) {
-        router.add(.get, "/images/pack", caching: .catalog, .blocking { try pack($0) })
+        router.add(.get, "/images/pack", caching: .catalog, .immediateUnlessBlocking({ assembled($0) }, blocking: { try pack($0) }))
+    }
+
+    /// The assembled pack this request was answered with before, if its file is still
+    /// there and the catalog's generation the same; nil otherwise (then a worker looks).
+    func assembled(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let etag = answered.etag(target: request.target, generation: generation().token),
+            let file = files.file(etag: etag)
+        else { return nil }
+        return Self.response(etag: etag, body: FileBody(path: file.path, length: file.length))
     }
 
     func pack(_ request: HTTPRequest) throws -> HTTPResponse {
         let parameters = try QueryParameters(request, known: Self.parameters)
         let size = try ImageRoutes.size(parameters, default: .thumb)
-        let catalog = self.catalog()
+        let generation = self.generation()
+        let catalog = generation.catalog
         let photos = try self.photos(parameters, size: size, in: catalog)
         let items = photos.map { photo in
             PackPreparer.Item(
@@ -66,11 +87,22 @@ struct PackRoutes {
             return response
         case .ready(let kept, let missing):
             let pack = recent.pack(members: kept, index: Self.index(size: size, members: kept, missing: missing))
-            var response = HTTPResponse(headers: Self.tarHeaders, etag: pack.etag)
-            response.streamedBody = PackBody(pack: pack)
-            response.acceptsRanges = true
-            return response
+            // A pack with photos missing is not assembled: they are tried again later.
+            guard missing.isEmpty else { return Self.response(etag: pack.etag, body: PackBody(pack: pack)) }
+            guard let file = files.file(etag: pack.etag) else {
+                files.assemble(pack)
+                return Self.response(etag: pack.etag, body: PackBody(pack: pack))
+            }
+            answered.remember(etag: pack.etag, target: request.target, generation: generation.token)
+            return Self.response(etag: pack.etag, body: FileBody(path: file.path, length: file.length))
         }
+    }
+
+    private static func response(etag: String, body: some StreamedBody) -> HTTPResponse {
+        var response = HTTPResponse(headers: tarHeaders, etag: etag)
+        response.streamedBody = body
+        response.acceptsRanges = true
+        return response
     }
 
     /// The photos asked for, in photoID order (by code point): those of the locations in
@@ -142,6 +174,32 @@ final class RecentPacks: Sendable {
             packs.append(made)
             if packs.count > Self.kept { packs.removeFirst() }
             return made
+        }
+    }
+}
+
+/// The tags of the last assembled packs answered, by request target and catalog
+/// generation: what `PackRoutes` answers on the event loop.
+final class AnsweredPacks: Sendable {
+    private struct Answer {
+        let key: String
+        let etag: String
+    }
+
+    private let answers = Mutex<[Answer]>([])
+    private static let kept = 64
+
+    func etag(target: String, generation: String) -> String? {
+        let key = generation + " " + target
+        return answers.withLock { answers in answers.last(where: { $0.key == key })?.etag }
+    }
+
+    func remember(etag: String, target: String, generation: String) {
+        let key = generation + " " + target
+        answers.withLock { answers in
+            answers.removeAll { $0.key == key }
+            answers.append(Answer(key: key, etag: etag))
+            if answers.count > Self.kept { answers.removeFirst() }
         }
     }
 }

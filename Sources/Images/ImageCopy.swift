@@ -313,7 +313,7 @@ public final class ImageCopy: Sendable {
         guard fsync(file.rawValue) == 0 else { throw SystemCallError(name: "fsync \(folder)", errno: errno) }
     }
 
-    private static func makeFolder(_ path: String) throws(SystemCallError) {
+    static func makeFolder(_ path: String) throws(SystemCallError) {
         guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw SystemCallError(name: "mkdir \(path)", errno: errno) }
     }
 
@@ -329,7 +329,7 @@ public final class ImageCopy: Sendable {
         return names
     }
 
-    private static func removeContents(of folder: String) throws(SystemCallError) {
+    static func removeContents(of folder: String) throws(SystemCallError) {
         for name in try names(in: folder) { _ = unlink(folder + "/" + name) }
     }
 

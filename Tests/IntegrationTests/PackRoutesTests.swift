@@ -83,6 +83,38 @@ import TestSupport
         #expect(whole.header("Cache-Control")?.hasPrefix("public, max-age=") == true)
     }
 
+    @Test func aWholePackIsAssembledOnceAndThenServedFromItsFile() throws {
+        let origin = try TestImageOrigin()
+        let app = try ImageRoutesTests.application(origin)
+        let client = try app.connect()
+        let ids = try Self.someIDs()
+        let target = "/images/pack?ids=" + ids.joined(separator: ",")
+        let whole = try Self.ready(client, target)
+        let etag = try #require(whole.header("ETag"))
+        let packs = app.dataDirectory.file(ApplicationConfiguration.packsFolderName)
+        let file = packs + "/" + etag.filter { $0 != "\"" } + ".tar"
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !FileManager.default.fileExists(atPath: file), ContinuousClock.now < deadline { usleep(20_000) }
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: file))) == whole.body)
+        // The kept images gone from the disk: only the assembled file can still give the pack.
+        let images = app.dataDirectory.file(ApplicationConfiguration.imagesFolderName)
+        for folder in try FileManager.default.contentsOfDirectory(atPath: images) where folder.count == 2 {
+            for name in try FileManager.default.contentsOfDirectory(atPath: images + "/" + folder) {
+                try FileManager.default.removeItem(atPath: images + "/" + folder + "/" + name)
+            }
+        }
+        // Twice: from a worker's look-up, then on the event loop by the request it answered.
+        for _ in 0..<2 {
+            let again = try client.request("GET", target)
+            #expect(again.status == 200 && again.header("ETag") == etag)
+            #expect(again.body == whole.body)
+        }
+        let cut = whole.body.count / 2
+        let resumed = try client.request("GET", target, headers: [("Range", "bytes=\(cut)-"), ("If-Range", etag)])
+        #expect(resumed.status == 206 && resumed.body == Array(whole.body[cut...]))
+        #expect(try client.request("HEAD", target).header("Content-Length") == String(whole.body.count))
+    }
+
     @Test func aPhotoWhoseSourceFailsThreeTimesIsListedAsMissing() throws {
         let origin = try TestImageOrigin()
         let app = try ImageRoutesTests.application(origin)
