@@ -5,6 +5,7 @@ import Explore
 import Foundation
 import HTTPServer
 import Logging
+import Mail
 import UserData
 import Walks
 
@@ -19,6 +20,8 @@ public final class Application: Sendable {
     /// The `GET /sync?wait=` requests held now.
     private let syncWaitRoom: SyncWaitRoom
     private let accounts: Accounts
+    /// Delivers the account mail; nil when the server sends none.
+    private let mailSender: OutboxSender?
     private let logger: Logger
 
     /// Loads everything the routes need; the server does not listen until `start()`.
@@ -37,10 +40,14 @@ public final class Application: Sendable {
             dataDirectory: configuration.dataDirectory, databaseURL: configuration.databaseURL,
             poolSize: configuration.databasePoolSize
         ).openStore()
+        let outbox = configuration.mail.map { Outbox(settings: $0) }
         let accounts = try Accounts(
             store: store,
             commonPasswordsPath: configuration.sourceDirectory + "/" + ApplicationConfiguration.commonPasswordsFileName,
-            passwordCost: configuration.passwordCost, limits: configuration.accountLimits, clock: clock)
+            passwordCost: configuration.passwordCost, limits: configuration.accountLimits, clock: clock, mail: outbox)
+        mailSender = outbox.map {
+            OutboxSender(store: store, outbox: $0, composer: accounts.mailComposer, logger: logger)
+        }
 
         let refusals = Refusals(logger: logger)
         let catalog = content.catalog
@@ -78,11 +85,12 @@ public final class Application: Sendable {
         server = HTTPServer(configuration: configuration.server, router: router, logger: logger, refusals: refusals)
     }
 
-    /// Starts listening; returns once connections are accepted. Account deletions that
-    /// a crash interrupted are finished meanwhile, in the background (their accounts
-    /// already stopped working when the deletions began).
+    /// Starts listening, and sending the mail the outbox holds; returns once connections
+    /// are accepted. Account deletions that a crash interrupted are finished meanwhile,
+    /// in the background (their accounts already stopped working when the deletions began).
     public func start() throws {
         try server.start()
+        try mailSender?.start()
         DispatchQueue.global(qos: .utility).async { [accounts, logger] in
             do {
                 let finished = try accounts.finishInterruptedDeletions()
@@ -99,9 +107,11 @@ public final class Application: Sendable {
     /// The port the server listens on (the real one when configured with port 0).
     public var port: Int { server.port }
 
-    /// Stops accepting, finishes in-flight requests and closes every connection.
+    /// Stops accepting, finishes in-flight requests and closes every connection, then
+    /// stops the mail sender (after its attempt under way, if any).
     public func shutdown() {
         server.shutdown()
+        mailSender?.stop()
     }
 }
 

@@ -1,6 +1,7 @@
 import Accounts
 import Catalog
 import HTTPServer
+import Mail
 import UserData
 import Walks
 
@@ -40,6 +41,9 @@ public struct ApplicationConfiguration: Sendable {
     /// in bursts of up to `UserWriteLimiter.burstFactor` times as many, per instance;
     /// 0 lifts the limit (`--user-write-rate`).
     public var userWriteRate = 50
+    /// The SMTP relay and sender of the account mail (`--smtp-url`, `--mail-from`); nil
+    /// sends none (setting an email is then refused, and a password reset sends nothing).
+    public var mail: MailSettings?
 
     /// The list of common passwords refused as new passwords, in `sourceDirectory`.
     public static let commonPasswordsFileName = "common-passwords.txt"

@@ -9,4 +9,8 @@ public struct User: Sendable, Equatable {
     /// Trimmed; nil until the user sets one.
     public let displayName: String?
     public let home: HomePlace?
+    /// As the user set it, nil for none; shown to its owner only.
+    public let email: String?
+    /// Whether the code sent to `email` came back.
+    public let emailVerified: Bool
 }
