@@ -5,6 +5,8 @@ import Testing
 /// stopped after its last), whose URL the tests read from `RunningServer.url`.
 struct RunningServer: SuiteTrait, TestScoping {
     @TaskLocal static var url: URL?
+    /// Where the server's mail arrives.
+    @TaskLocal static var mailbox: Mailbox?
 
     func provideScope(
         for test: Test,
@@ -13,7 +15,9 @@ struct RunningServer: SuiteTrait, TestScoping {
     ) async throws {
         let server = try ServerProcess()
         defer { server.stop() }
-        try await Self.$url.withValue(server.baseURL, operation: function)
+        try await Self.$mailbox.withValue(server.mailbox) {
+            try await Self.$url.withValue(server.baseURL, operation: function)
+        }
     }
 }
 

@@ -3,7 +3,8 @@ import Synchronization
 
 /// The real `past-nyc serve`, from the binary that `PAST_NYC_SERVER` names, on
 /// 127.0.0.1 and a free port (`--port 0`; the port is read from its log), with a fresh
-/// data directory and cheap password hashing.
+/// data directory and cheap password hashing, sending its mail to a local SMTP server
+/// (`Mailbox`).
 ///
 /// The server package's TestSupport starts its own build the same way; this package
 /// does not depend on the server package, so that it builds alone, as an app's would.
@@ -31,6 +32,8 @@ final class ServerProcess {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     let baseURL: URL
+    /// Where the server's mail arrives.
+    let mailbox: Mailbox
     private let process: Process
     private let dataDirectory: URL
 
@@ -46,6 +49,7 @@ final class ServerProcess {
         dataDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("past-nyc-client-\(UUID().uuidString)")
         let root = Self.repositoryRoot.path
+        mailbox = try Mailbox(folder: dataDirectory.appendingPathComponent("mail"), repositoryRoot: Self.repositoryRoot)
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = [
@@ -58,6 +62,7 @@ final class ServerProcess {
             // faster than a user's write rate. Those limits alone are lifted; the rest stay
             // as served (the login throttle's test meets its 429).
             "--hashes-per-client", "0", "--registrations-per-hour", "0", "--user-write-rate", "0",
+            "--smtp-url", "smtp://127.0.0.1:\(mailbox.port)", "--mail-from", "no-reply@past-nyc.example",
         ]
         let errors = Pipe()
         process.standardError = errors
@@ -88,6 +93,7 @@ final class ServerProcess {
         found.wait()
         let (port, output) = state.withLock { ($0.port, $0.output) }
         guard let port else {
+            mailbox.stop()
             try? FileManager.default.removeItem(at: dataDirectory)
             throw StartError.exitedBeforeListening(output: output)
         }
@@ -101,6 +107,7 @@ final class ServerProcess {
             process.terminate()
         }
         process.waitUntilExit()
+        mailbox.stop()
         try? FileManager.default.removeItem(at: dataDirectory)
         return process.terminationStatus
     }
