@@ -11,8 +11,10 @@
 # downloads a browser here.
 #
 # The server runs on 127.0.0.1 on a free port with a fresh data directory and
-# cheap password hashing (`--password-cost test`), and is stopped by its PID when
-# the script exits, whatever happened. Screenshots of every step go to
+# cheap password hashing (`--password-cost test`), sending its mail to a local SMTP
+# server (scripts/smtp-sink.py, aiosmtpd) whose messages the tests read
+# ($PAST_NYC_MAIL_DIR); both are stopped by their PIDs when the script exits,
+# whatever happened. Screenshots of every step go to
 # $SCREENSHOTS (default .build/browser-screenshots); map.png there is the one in
 # docs/.
 set -euo pipefail
@@ -31,13 +33,15 @@ source "$ROOT/scripts/run-server.sh"
 STARTED=$SECONDS
 rm -rf "$SCREENSHOTS"
 mkdir -p "$SCREENSHOTS"
-start_server test
+start_smtp_sink
+start_server test "${MAIL_OPTIONS[@]}"
 wait_healthy "$BASE_URL" 10 "$SERVER_PID"
 echo "browser-test: $PAST_NYC_BIN on $BASE_URL (pid $SERVER_PID), ready after $((SECONDS - STARTED)) s"
 
 status=0
 (cd "$ROOT/Tests/Browser" \
-    && PAST_NYC_URL="$BASE_URL" PAST_NYC_SOURCE_DIR="$ROOT/Data" CHROMIUM="$CHROMIUM" SCREENSHOTS="$SCREENSHOTS" \
+    && PAST_NYC_URL="$BASE_URL" PAST_NYC_SOURCE_DIR="$ROOT/Data" PAST_NYC_MAIL_DIR="$MAIL_DIR" CHROMIUM="$CHROMIUM" \
+        SCREENSHOTS="$SCREENSHOTS" \
         python3 -m pytest -p no:cacheprovider) || status=$?
 stop_server
 echo "browser-test: $(find "$SCREENSHOTS" -name '*.png' | wc -l) screenshots in $SCREENSHOTS; $((SECONDS - STARTED)) s in all"
