@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import Testing
 import TestSupport
 
@@ -124,6 +125,7 @@ import TestSupport
         #expect(refused.headers["Retry-After"] == String(3600 - 4 * 60))
         let patch = try harness.setEmail("other@example.org", token: token)
         #expect(patch.status == 429, "a new address is a code too")
+        #expect(harness.refusals.counts[RefusalRule("verification-codes")] == 2)
         #expect(try harness.send(.get, "/users/me", token: token).json["email"] as? String == "impatient@example.org", "nothing changed")
         let queued = try harness.accounts.database.read { connection in
             try connection.queryFirst("SELECT count(*) FROM mail_outbox WHERE kind = 'emailVerification'", []) { $0.int(0) }
