@@ -59,6 +59,12 @@ let package = Package(
         // migrations, the one store error, and the copy from one store to the other.
         .target(name: "UserData", dependencies: ["Basics", "Descriptors", "SQLite", "Postgres"]),
 
+        // Mail that is never lost: the outbox table's rows, sent through an SMTP relay by
+        // libcurl, with retries; knows nothing of users.
+        .target(
+            name: "Mail",
+            dependencies: ["Basics", "CCurl", "UserData", .product(name: "Logging", package: "swift-log")]),
+
         // The domain: photo catalog, and accounts with favorites.
         .target(
             name: "Catalog",
@@ -66,7 +72,7 @@ let package = Package(
         .target(
             name: "Accounts",
             dependencies: [
-                "Basics", "UserData",
+                "Basics", "UserData", "Mail",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
@@ -100,7 +106,7 @@ let package = Package(
             name: "API",
             dependencies: [
                 "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore", "Walks", "Feedback", "WebAssets",
-                "CEpoll", "CPrefetch", "Gzip", "Images",
+                "CEpoll", "CPrefetch", "Gzip", "Images", "Mail",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -109,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "PastNYC",
             dependencies: [
-                "API", "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore", "Images",
+                "API", "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore", "Images", "Mail",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -142,8 +148,9 @@ let package = Package(
         .testTarget(name: "ImagesTests", dependencies: ["Images", "SQLite", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Descriptors", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "Explore", "HTTPServer", "Gzip", "TestSupport"]),
+        .testTarget(name: "MailTests", dependencies: ["Mail", "UserData", "TestSupport"]),
         .testTarget(name: "UserDataTests", dependencies: ["UserData", "SQLite", "Postgres", "TestSupport"]),
-        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "UserData", "API", "HTTPServer", "SQLite", "TestSupport"]),
+        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "UserData", "API", "HTTPServer", "SQLite", "Mail", "TestSupport"]),
         .testTarget(name: "ExploreTests", dependencies: ["Basics", "Explore", "Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "UserData", "TestSupport"]),
         .testTarget(

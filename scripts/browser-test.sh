@@ -12,8 +12,10 @@
 #
 # The server runs on 127.0.0.1 on a free port with a fresh data directory and
 # cheap password hashing (`--password-cost test`), its photographs fetched from a
-# local origin (scripts/image-origin.py, which needs cjpeg), and is stopped by its
-# PID when the script exits, whatever happened. Screenshots of every step go to
+# local origin (scripts/image-origin.py, which needs cjpeg), sending its mail to a
+# local SMTP server (scripts/smtp-sink.py, aiosmtpd) whose messages the tests read
+# ($PAST_NYC_MAIL_DIR); all are stopped by their PIDs when the script exits,
+# whatever happened. Screenshots of every step go to
 # $SCREENSHOTS (default .build/browser-screenshots); map.png there is the one in
 # docs/.
 set -euo pipefail
@@ -34,7 +36,8 @@ rm -rf "$SCREENSHOTS"
 mkdir -p "$SCREENSHOTS"
 # The photographs from a local origin: the map shows them from this server's copy.
 start_image_origin
-start_server test --image-origin "$IMAGE_ORIGIN_URL"
+start_smtp_sink
+start_server test --image-origin "$IMAGE_ORIGIN_URL" "${MAIL_OPTIONS[@]}"
 wait_healthy "$BASE_URL" 10 "$SERVER_PID"
 # The moderation tests name a moderator as the operator does: `past-nyc moderators add`
 # on the server's data directory, while it runs.
@@ -43,7 +46,8 @@ echo "browser-test: $PAST_NYC_BIN on $BASE_URL (pid $SERVER_PID), ready after $(
 
 status=0
 (cd "$ROOT/Tests/Browser" \
-    && PAST_NYC_URL="$BASE_URL" PAST_NYC_SOURCE_DIR="$ROOT/Data" CHROMIUM="$CHROMIUM" SCREENSHOTS="$SCREENSHOTS" \
+    && PAST_NYC_URL="$BASE_URL" PAST_NYC_SOURCE_DIR="$ROOT/Data" PAST_NYC_MAIL_DIR="$MAIL_DIR" CHROMIUM="$CHROMIUM" \
+        SCREENSHOTS="$SCREENSHOTS" \
         python3 -m pytest -p no:cacheprovider) || status=$?
 stop_server
 echo "browser-test: $(find "$SCREENSHOTS" -name '*.png' | wc -l) screenshots in $SCREENSHOTS; $((SECONDS - STARTED)) s in all"

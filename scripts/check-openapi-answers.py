@@ -27,6 +27,7 @@ of the other examples untouched): read the diff before committing it.
 """
 
 import argparse
+import email
 import gzip
 import http.client
 import http.server
@@ -162,12 +163,47 @@ class Origin:
         self.server.server_close()
 
 
+class Mailbox:
+    """The servers' mail relay: scripts/smtp-sink.py (aiosmtpd) on 127.0.0.1 and a free
+    port, each message a JSON file in a folder of its own; `lines(to)` reads what was sent."""
+
+    def __init__(self, folder):
+        self.folder = Path(folder)
+        self.folder.mkdir()
+        self.process = subprocess.Popen([sys.executable, str(ROOT / "scripts/smtp-sink.py"), str(self.folder)],
+                                        stdout=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline().strip()
+        if not line.startswith("port="):
+            self.process.kill()
+            raise SystemExit("check-openapi-answers: scripts/smtp-sink.py did not start (pip install aiosmtpd)")
+        self.url = f"smtp://127.0.0.1:{line.split('=', 1)[1]}"
+
+    def lines(self, recipient, count=1):
+        """The body lines of the `count`-th message to `recipient` (waiting for it, 30 s at most)."""
+        deadline = time.monotonic() + 30
+        while True:
+            found = []
+            for path in sorted(self.folder.glob("*.json"), key=lambda path: int(path.stem)):
+                record = json.loads(path.read_text(encoding="utf-8"))
+                if recipient in record["recipients"]:
+                    message = email.message_from_string(record["data"])
+                    found.append(message.get_payload(decode=True).decode("utf-8").splitlines())
+            if len(found) >= count or time.monotonic() > deadline:
+                return [line.strip() for line in found[count - 1]] if len(found) >= count else []
+            time.sleep(0.05)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait()
+
+
 class Check:
     """The running server, the users the recipes made, and the mismatches found."""
 
-    def __init__(self, port, operator, origin):
+    def __init__(self, port, operator, origin, mailbox):
         self.port = port
         self.origin = origin
+        self.mailbox = mailbox
         self.tokens = {}
         # `past-nyc` with the store options of the server: how the operator acts on it.
         self.operator = operator
@@ -625,6 +661,58 @@ def recipes():
     def _(check):
         return check.call("GET", "/images/pack?south=40.70&west=-74.02&north=40.71&east=-73.99&size=thumb")
 
+    # Keeping an account: sessions, the email and its code, the password reset by mail.
+    riis_email = "jacob.riis@example.org"
+
+    def code(lines):
+        return next(line for line in lines if len(line) == 6 and line.isdigit())
+
+    @recipe("GET /users/me/sessions 200")
+    def _(check):
+        check.call("POST", "/users/login", {"username": "jacob.riis", "password": PASSWORD},
+                   headers={"User-Agent": "PastNYC/2.1 (iPhone; iOS 19.1)"})
+        return check.call("GET", "/users/me/sessions", user="jacob.riis")
+
+    @recipe("responses/SessionNotFound")
+    def _(check):
+        return check.call("DELETE", "/users/me/sessions/no-such-session", user="jacob.riis")
+
+    @recipe("POST /users/me/email/verify 200")
+    def _(check):
+        check.call("PATCH", "/users/me", {"email": riis_email}, user="jacob.riis")
+        return check.call("POST", "/users/me/email/verify", {"code": code(check.mailbox.lines(riis_email))}, user="jacob.riis")
+
+    @recipe("responses/EmailConflict")
+    def _(check):
+        check.register("riis.impostor")
+        answer = check.call("PATCH", "/users/me", {"email": riis_email.upper()}, user="riis.impostor")
+        if answer[0] != 200:
+            return answer
+        sent = code(check.mailbox.lines(riis_email.upper()))
+        return check.call("POST", "/users/me/email/verify", {"code": sent}, user="riis.impostor")
+
+    @recipe("responses/TooManyCodesOrWrites")
+    def _(check):
+        check.register("forgetful")
+        check.call("PATCH", "/users/me", {"email": "forgetful@example.org"}, user="forgetful")
+        for _ in range(10):
+            answer = check.call("POST", "/users/me/email/verify/resend", user="forgetful")
+            if answer[0] == 429:
+                return answer
+        return answer
+
+    @recipe("responses/Accepted")
+    def _(check):
+        return check.call("POST", "/users/password-reset", {"email": riis_email})
+
+    @recipe("POST /users/password-reset/confirm 200")
+    def _(check):
+        token = next(line for line in check.mailbox.lines(riis_email, count=2) if len(line) == 43 and " " not in line)
+        answer = check.call("POST", "/users/password-reset/confirm", {"token": token, "newPassword": PASSWORD + " anew"})
+        if answer[0] == 200:
+            check.tokens["jacob.riis"] = answer[1]["token"]
+        return answer
+
     return steps
 
 
@@ -843,12 +931,13 @@ def update(path, changed):
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
-def run(phase, binary, data_dir, options, origin, steps, shown, failures, answers):
-    """Starts a server with `options` and the photographs of `origin`, runs `steps`
-    against it, stops it."""
-    server = Server(binary, data_dir, [*options, "--image-origin", origin.url])
+def run(phase, binary, data_dir, options, origin, mailbox, steps, shown, failures, answers):
+    """Starts a server with `options`, the photographs of `origin` and its mail sent to
+    `mailbox`, runs `steps` against it, stops it."""
+    server = Server(binary, data_dir, [*options, "--image-origin", origin.url, "--smtp-url", mailbox.url,
+                                       "--mail-from", "no-reply@past-nyc.example"])
     store = options[options.index("--database-url"):][:2] if "--database-url" in options else ["--data-dir", data_dir]
-    check = Check(server.port, [binary, *store], origin)
+    check = Check(server.port, [binary, *store], origin, mailbox)
     try:
         for where, recipe, prefix in steps:
             status, body, _ = recipe(check)
@@ -858,7 +947,7 @@ def run(phase, binary, data_dir, options, origin, steps, shown, failures, answer
                 failures.append((None, f"{where}: a recipe without an example in openapi.yaml"))
                 continue
             answers[where] = trimmed(body, example, prefix) if body is not None else None
-            wanted = expected_status or example.get("status")
+            wanted = expected_status or example.get("status") or SUCCESS_STATUS.get(where)
             problems = [] if status == wanted else [f"status {status}, the example's {wanted}"]
             matches(example, body, "", prefix, problems)
             if problems:
@@ -911,12 +1000,16 @@ def main():
     started = time.monotonic()
     # The photographs come from a local origin: the check never reaches the internet.
     origin = Origin()
+    mailbox = None
     try:
         with tempfile.TemporaryDirectory(prefix="past-nyc-answers-") as data_dir:
+            mailbox = Mailbox(data_dir + "/mail")
             for phase, options, steps in phases:
-                run(phase, arguments.binary, data_dir, options + store, origin, steps, shown, failures, answers)
+                run(phase, arguments.binary, data_dir, options + store, origin, mailbox, steps, shown, failures, answers)
     finally:
         origin.stop()
+        if mailbox:
+            mailbox.stop()
         if database:
             database.drop()
     checked = len(answers)
@@ -936,6 +1029,9 @@ def main():
           + f", in {time.monotonic() - started:.0f} s")
     return 0
 
+
+# The status of each response of components/responses whose example is not a problem.
+SUCCESS_STATUS = {"responses/Accepted": 202}
 
 # The examples only a stopped PostgreSQL shows.
 OUTAGE_EXAMPLES = {"responses/StoreUnavailable", "GET /photos/popular 503"}

@@ -181,7 +181,7 @@ def main():
           413, detail="the body exceeds 65536 bytes")
     check(host, port, "a body of 65,536 bytes: passed on (the instance's 400, not JSON)",
           request("POST", "/users", [json_type, ("Content-Length", "65536")], b"a" * 65536),
-          400, detail="the request body is not valid JSON (at byte 0)")
+          400, detail='the request body is not valid JSON (at byte 0); expected {"username": string, "password": string}')
     check(host, port, "an unknown path: the instance's 404",
           request("GET", "/no/such/path"), 404, detail="no resource at this path")
     check(host, port, "DELETE /boroughs: the instance's 405 with Allow",

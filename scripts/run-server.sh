@@ -91,6 +91,27 @@ wait_listening() {
     BASE_URL="http://127.0.0.1:$PORT"
 }
 
+# start_smtp_sink: starts scripts/smtp-sink.py (aiosmtpd, a local SMTP server keeping
+# each message it accepts as a JSON file in $MAIL_DIR) on a free port, and sets
+# SMTP_PORT and MAIL_OPTIONS (the serve options that send the server's mail to it); it
+# is stopped by its PID when the script exits.
+start_smtp_sink() {
+    MAIL_DIR="$WORK_DIR/mail"
+    mkdir -p "$MAIL_DIR"
+    local output="$WORK_DIR/smtp-sink.out" deadline=$((SECONDS + 30)) pid
+    python3 "$ROOT/scripts/smtp-sink.py" "$MAIL_DIR" </dev/null >"$output" 2>"$WORK_DIR/smtp-sink.log" &
+    pid=$!
+    at_exit "kill $pid 2>/dev/null || true"
+    SMTP_PORT=""
+    until [[ -n "$SMTP_PORT" ]]; do
+        kill -0 "$pid" 2>/dev/null || { cat "$WORK_DIR/smtp-sink.log" >&2; fail "smtp-sink.py exited (pip install aiosmtpd?)"; }
+        ((SECONDS < deadline)) || fail "smtp-sink.py did not listen within 30 s"
+        sleep 0.05
+        SMTP_PORT=$(sed -n 's/^port=//p' "$output")
+    done
+    MAIL_OPTIONS=(--smtp-url "smtp://127.0.0.1:$SMTP_PORT" --mail-from no-reply@past-nyc.example)
+}
+
 # keep_servers_running: the servers started so far outlive the script (whoever keeps
 # their PIDs stops them).
 keep_servers_running() {

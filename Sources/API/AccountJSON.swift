@@ -4,7 +4,7 @@ import Foundation
 
 /// The JSON shapes of accounts (openapi.yaml `User`, `AuthResponse`). Times are RFC 3339 in UTC.
 enum AccountJSON {
-    /// `{"username", "createdAt", "favoriteCount", "displayName", "home", "role"}`
+    /// `{"username", "createdAt", "favoriteCount", "displayName", "home", "email", "emailVerified", "role"}`
     static func user(_ user: User) -> [UInt8] {
         var writer = JSONWriter()
         write(user, to: &writer)
@@ -47,6 +47,8 @@ enum AccountJSON {
             writer.field("latitude", home.latitude)
             writer.field("longitude", home.longitude)
         }
+        writer.field("email", user.email)
+        writer.field("emailVerified", user.emailVerified)
         writer.field("role", user.role.rawValue)
         writer.endObject()
     }

@@ -2,8 +2,9 @@ import Accounts
 import HTTPServer
 
 /// The account, favorite, profile and recently viewed endpoints (openapi.yaml tags
-/// `accounts`, `favorites`, `profile`); the last two live in `AccountRoutes+Profile`
-/// and `AccountRoutes+Recents`.
+/// `accounts`, `favorites`, `profile`); the sessions, the email, the password reset,
+/// the profile and the recents live in `AccountRoutes+Sessions`, `+Email`,
+/// `+PasswordReset`, `+Profile` and `+Recents`.
 ///
 /// Every handler runs off the event loop: they touch the user-data store and scrypt.
 /// The frequent writes are `.deferred`: they answer once their group commit is durable,
@@ -35,6 +36,12 @@ public struct AccountRoutes: Sendable {
         router.add(.post, "/users/logout", caching: .noStore, writeHandler(logout))
         router.add(.put, "/users/me/password", caching: .noStore, writeHandler(changePassword))
         router.add(.delete, "/users/me", caching: .noStore, writeHandler(deleteUser))
+        router.add(.get, "/users/me/sessions", caching: .noStore, handler(listSessions))
+        router.add(.delete, "/users/me/sessions/{sessionID}", caching: .noStore, writeHandler(revokeSession))
+        router.add(.post, "/users/me/email/verify", caching: .noStore, writeHandler(verifyEmail))
+        router.add(.post, "/users/me/email/verify/resend", caching: .noStore, writeHandler(resendEmailCode))
+        router.add(.post, "/users/password-reset", caching: .noStore, handler(requestPasswordReset))
+        router.add(.post, "/users/password-reset/confirm", caching: .noStore, handler(confirmPasswordReset))
         router.add(.get, "/favorites", caching: .noStore, handler(listFavorites))
         router.add(.get, "/favorites/{photoID}", caching: .noStore, handler(showFavorite))
         router.add(.put, "/favorites/{photoID}", caching: .noStore, deferredWriteHandler(saveFavorite))
@@ -57,7 +64,9 @@ public struct AccountRoutes: Sendable {
         try body.rejectUnknownFields(known: ["username", "password"])
         let username = try body.string("username")
         let password = try body.string("password")
-        let session = try accounts.register(username: username, password: password, clientAddress: request.remoteAddress)
+        let session = try accounts.register(
+            username: username, password: password, clientAddress: request.remoteAddress,
+            userAgent: request.headers["User-Agent"])
         return .json(AccountJSON.session(session), status: .created)
     }
 
@@ -66,7 +75,9 @@ public struct AccountRoutes: Sendable {
         try body.rejectUnknownFields(known: ["username", "password"])
         let username = try body.string("username")
         let password = try body.string("password")
-        let session = try accounts.login(username: username, password: password, clientAddress: request.remoteAddress)
+        let session = try accounts.login(
+            username: username, password: password, clientAddress: request.remoteAddress,
+            userAgent: request.headers["User-Agent"])
         return .json(AccountJSON.session(session))
     }
 

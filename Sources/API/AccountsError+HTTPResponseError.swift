@@ -59,6 +59,19 @@ extension AccountsError: HTTPResponseError {
             return HTTPError(.gone, detail: "since is older than the kept history; sync again without since")
         case .corruptPasswordHash:
             return nil
+        case .sessionNotFound:
+            return HTTPError(.notFound, detail: "you have no session with this sessionID")
+        case .emailTaken:
+            return HTTPError(.conflict, detail: "email is the verified address of another account")
+        case .tooManyVerificationCodes(let seconds):
+            return HTTPError(
+                .tooManyRequests,
+                detail: "at most \(EmailVerification.codesPerHour) verification codes are sent an hour; try again in \(seconds) s",
+                headers: HTTPHeaders([("Retry-After", String(seconds))]))
+        case .noEmailToVerify:
+            return HTTPError(.conflict, detail: "you have no email address to verify; set one with PATCH /users/me")
+        case .emailAlreadyVerified:
+            return HTTPError(.conflict, detail: "your email address is verified already")
         }
     }
 }

@@ -7,6 +7,7 @@ import Foundation
 import HTTPServer
 import Images
 import Logging
+import Mail
 import UserData
 import Walks
 
@@ -23,6 +24,8 @@ public final class Application: Sendable {
     /// The disk copy of the photographs; its counters are what a metrics scrape reads.
     public let images: ImageCopy
     private let accounts: Accounts
+    /// Delivers the account mail; nil when the server sends none.
+    private let mailSender: OutboxSender?
     private let logger: Logger
     /// The catalog the routes serve, as the accepted corrections make it.
     public let catalog: CatalogGenerations
@@ -50,10 +53,14 @@ public final class Application: Sendable {
         let generations = try CatalogGenerations(
             initial: content.generation, shipped: content.shipped, search: content.shippedSearch, corrections: corrections,
             store: store, logger: logger)
+        let outbox = configuration.mail.map { Outbox(settings: $0) }
         let accounts = try Accounts(
             store: store,
             commonPasswordsPath: configuration.sourceDirectory + "/" + ApplicationConfiguration.commonPasswordsFileName,
-            passwordCost: configuration.passwordCost, limits: configuration.accountLimits, clock: clock)
+            passwordCost: configuration.passwordCost, limits: configuration.accountLimits, clock: clock, mail: outbox)
+        mailSender = outbox.map {
+            OutboxSender(store: store, outbox: $0, composer: accounts.mailComposer, logger: logger)
+        }
 
         let refusals = Refusals(logger: logger)
         var router = Router()
@@ -109,11 +116,12 @@ public final class Application: Sendable {
         server = HTTPServer(configuration: configuration.server, router: router, logger: logger, refusals: refusals)
     }
 
-    /// Starts listening; returns once connections are accepted. Account deletions that
-    /// a crash interrupted are finished meanwhile, in the background (their accounts
-    /// already stopped working when the deletions began).
+    /// Starts listening, and sending the mail the outbox holds; returns once connections
+    /// are accepted. Account deletions that a crash interrupted are finished meanwhile,
+    /// in the background (their accounts already stopped working when the deletions began).
     public func start() throws {
         try server.start()
+        try mailSender?.start()
         DispatchQueue.global(qos: .utility).async { [accounts, logger] in
             do {
                 let finished = try accounts.finishInterruptedDeletions()
@@ -130,10 +138,12 @@ public final class Application: Sendable {
     /// The port the server listens on (the real one when configured with port 0).
     public var port: Int { server.port }
 
-    /// Stops accepting, finishes in-flight requests and closes every connection.
+    /// Stops accepting, finishes in-flight requests and closes every connection, then
+    /// stops the mail sender (after its attempt under way, if any).
     public func shutdown() {
         server.shutdown()
         images.writeServedOrder()
+        mailSender?.stop()
     }
 }
 

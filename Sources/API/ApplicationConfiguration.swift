@@ -2,6 +2,7 @@ import Accounts
 import Catalog
 import HTTPServer
 import Images
+import Mail
 import UserData
 import Walks
 
@@ -54,6 +55,9 @@ public struct ApplicationConfiguration: Sendable {
     /// The folder of the data directory where whole packs are assembled (`PackFiles`):
     /// a cache of at most a quarter of `imageCacheSize`, emptied at every start.
     public static let packsFolderName = "image-packs"
+    /// The SMTP relay and sender of the account mail (`--smtp-url`, `--mail-from`); nil
+    /// sends none (setting an email is then refused, and a password reset sends nothing).
+    public var mail: MailSettings?
 
     /// The list of common passwords refused as new passwords, in `sourceDirectory`.
     public static let commonPasswordsFileName = "common-passwords.txt"

@@ -5,13 +5,14 @@ import HTTPServer
 /// read into a `ProfilePatch`. Shapes are checked here (415 for another media
 /// type, 400 naming the member for a non-object body, an unknown member, a wrong
 /// type, `home` without exactly `latitude` and `longitude`); the values' rules
-/// (name length, coordinate ranges) are `Accounts.updateProfile`'s.
+/// (name length, coordinate ranges, the address) are `Accounts.updateProfile`'s.
 enum ProfilePatchBody {
     /// RFC 7396 §4 registers `application/merge-patch+json`; plain JSON is accepted too.
     static let mediaTypes = ["application/merge-patch+json", "application/json"]
-    static let fields = ["displayName", "home"]
+    static let fields = ["displayName", "home", "email"]
     static let homeFields = ["latitude", "longitude"]
-    static let shape = #"{"displayName": string or null, "home": {"latitude": number, "longitude": number} or null}"#
+    static let shape =
+        #"{"displayName": string or null, "home": {"latitude": number, "longitude": number} or null, "email": string or null}"#
 
     static func parse(_ request: HTTPRequest) throws -> ProfilePatch {
         let members = try JSONBody(request, shape: shape, mediaTypes: mediaTypes).members
@@ -31,6 +32,12 @@ enum ProfilePatchBody {
         case .null: patch.home = .cleared
         case .object(let home): patch.home = .set(try place(home))
         case let other?: throw HTTPError(.badRequest, detail: "home must be an object or null, not \(other.kind)")
+        }
+        switch members["email"] {
+        case nil: break
+        case .null: patch.email = .cleared
+        case .string(let email): patch.email = .set(email)
+        case let other?: throw HTTPError(.badRequest, detail: "email must be a string or null, not \(other.kind)")
         }
         return patch
     }

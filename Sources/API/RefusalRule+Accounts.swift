@@ -12,6 +12,8 @@ extension RefusalRule {
     static let hashesPerClient = RefusalRule("hashes-per-client")
     /// Too many accounts created from one address within the hour.
     static let registrations = RefusalRule("registrations")
+    /// Too many email verification codes asked for by one user within the hour.
+    static let verificationCodes = RefusalRule("verification-codes")
 }
 
 extension AccountsError {
@@ -22,6 +24,7 @@ extension AccountsError {
         case .tooManyFailedLoginsFromClient: .loginClient
         case .tooManyHashes: .hashesPerClient
         case .tooManyRegistrations: .registrations
+        case .tooManyVerificationCodes: .verificationCodes
         default: nil
         }
     }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Mail
 import UserData
 
 /// Users, their bearer tokens, profiles, favorites and recently viewed photos, stored in
@@ -14,8 +15,6 @@ import UserData
 /// `UserDataError`s (`unavailable` when a shared store cannot be reached, else a
 /// server fault).
 public final class Accounts: Sendable {
-    /// How long a token works after it is issued.
-    public static let tokenLifetime: TimeInterval = 30 * 24 * 60 * 60
     /// Live tokens a user may hold: a login past that revokes the least recently used.
     public static let tokensPerUser = 100
 
@@ -25,6 +24,13 @@ public final class Accounts: Sendable {
     public let database: any UserDataStore
     /// What people saved lately, for `GET /photos/popular`.
     public let popularPhotos: PopularPhotos
+    /// The users' sessions (their tokens): listed, revoked, made.
+    public let sessions: Sessions
+    /// The users' email addresses and their verification.
+    public let email: EmailVerification
+    public let passwordReset: PasswordReset
+    /// Writes the outbox's account messages as they are sent (`OutboxSender`).
+    public let mailComposer: any OutboxComposer
     private let policy: CredentialPolicy
     private let throttle: any LoginThrottling
     /// Nil when the limit is lifted.
@@ -80,6 +86,8 @@ public final class Accounts: Sendable {
     ///     deletion deletes.
     ///   - afterErasureSlice: called after each committed slice of an erasure, for tests
     ///     to watch its slices; what it throws stops the erasure there, as a crash would.
+    ///   - mail: where account mail is written (its sender runs elsewhere); nil when the
+    ///     server sends no mail.
     public init(
         store: any UserDataStore,
         commonPasswordsPath: String,
@@ -90,7 +98,8 @@ public final class Accounts: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() },
         maximumFavorites: Int = defaultMaximumFavorites,
         erasureSliceRows: Int = defaultErasureSliceRows,
-        afterErasureSlice: @escaping @Sendable (ErasureSlice) throws -> Void = { _ in }
+        afterErasureSlice: @escaping @Sendable (ErasureSlice) throws -> Void = { _ in },
+        mail: Outbox? = nil
     ) throws {
         precondition(maximumFavorites > 0 && erasureSliceRows > 0, "a user keeps a favorite; a slice erases a row")
         self.maximumFavorites = maximumFavorites
@@ -112,10 +121,16 @@ public final class Accounts: Sendable {
             registrations = limits.registrationsPerHour > 0
                 ? RegistrationThrottle(perHour: limits.registrationsPerHour) : nil
         }
-        tokenUses = TokenUseLog(store: store)
+        let milliseconds: @Sendable () -> Int64 = { Int64((clock().timeIntervalSince1970 * 1000).rounded(.down)) }
+        tokenUses = TokenUseLog(store: store, clock: milliseconds)
         self.clock = clock
         popularPhotos = PopularPhotos(store: store, clock: clock)
         syncKey = try SyncTokenKey.load(from: store)
+        let codeKey = try ServerSecret.load(named: "email-code", from: store)
+        sessions = Sessions(store: store, tokenUses: tokenUses, clock: milliseconds)
+        email = EmailVerification(store: store, outbox: mail, codeKey: codeKey, clock: milliseconds)
+        passwordReset = PasswordReset(store: store, policy: policy, hasher: hasher, outbox: mail, clock: milliseconds)
+        mailComposer = AccountMail(codeKey: codeKey)
         dummyHash = PasswordHash(
             cost: passwordCost, salt: SecretBytes.random(count: PasswordHasher.saltByteCount),
             hash: SecretBytes.random(count: PasswordHasher.hashByteCount))
@@ -123,10 +138,10 @@ public final class Accounts: Sendable {
 
     // MARK: Users
 
-    /// Creates a user and signs them in, for a request from `clientAddress`.
+    /// Creates a user and signs them in, for a request from `clientAddress` with `userAgent`.
     /// - Throws: `tooManyRegistrations` once the address created as many accounts as it
     ///   may within the hour, decided before any hash is spent.
-    public func register(username: String, password: String, clientAddress: String) throws -> Session {
+    public func register(username: String, password: String, clientAddress: String, userAgent: String? = nil) throws -> Session {
         let username = try policy.normalizedUsername(username)
         try policy.validateNewPassword(password, field: "password")
         if let retryAfter = try registrations?.retryAfter(clientAddress: clientAddress, now: clock()) {
@@ -155,8 +170,8 @@ public final class Accounts: Sendable {
                 try ChangeLog.record(.profile, userID: userID, at: now, in: connection)
                 let user = User(
                     username: username, createdAt: Self.date(now), favoriteCount: 0, displayName: nil, home: nil,
-                    role: .user)
-                return try Self.issueToken(for: userID, user: user, now: now, in: connection)
+                    email: nil, emailVerified: false, role: .user)
+                return try Sessions.issue(for: userID, user: user, userAgent: userAgent, now: now, in: connection)
             }
         } catch let error as UserDataError where error.isConstraintViolation {
             throw AccountsError.usernameTaken
@@ -165,13 +180,13 @@ public final class Accounts: Sendable {
         return session
     }
 
-    /// Signs a user in with any case of their username. Past `tokensPerUser` live
-    /// tokens, the user's least recently used ones are revoked in the transaction that
-    /// inserts the new one.
+    /// Signs a user in with any case of their username, for a request with `userAgent`.
+    /// Past `tokensPerUser` live tokens, the user's least recently used ones are revoked
+    /// in the transaction that inserts the new one.
     /// - Throws: `invalidCredentials` for an unknown user and a wrong password alike;
     ///   `tooManyFailedLogins` once this pair, `tooManyFailedLoginsFromClient` once this
     ///   address has failed too often, decided before any hash is spent.
-    public func login(username: String, password: String, clientAddress: String) throws -> Session {
+    public func login(username: String, password: String, clientAddress: String, userAgent: String? = nil) throws -> Session {
         let key = CredentialPolicy.key(forUsername: username)
         let throttleKey = LoginThrottle.Key(usernameKey: key, clientAddress: clientAddress)
         if let refusal = try throttle.refusal(throttleKey, now: clock()) {
@@ -210,7 +225,7 @@ public final class Accounts: Sendable {
             }
             try connection.execute("DELETE FROM tokens WHERE expires_at <= ?", [.integer(now)])
             guard let user = try Self.user(row.id, in: connection) else { throw AccountsError.invalidCredentials }
-            return try Self.issueToken(for: row.id, user: user, now: now, in: connection)
+            return try Sessions.issue(for: row.id, user: user, userAgent: userAgent, now: now, in: connection)
         }
     }
 
@@ -332,7 +347,7 @@ public final class Accounts: Sendable {
     /// Applies a merge patch to the profile and hands `completion` the user as updated.
     /// Every field is validated before anything is written (a bad one throws here,
     /// and nothing is written), and the write is one transaction: a patch is applied
-    /// whole or not at all.
+    /// whole or not at all. The email's rules are `EmailVerification`'s.
     public func updateProfile(
         _ authenticated: AuthenticatedUser, patch: ProfilePatch,
         completion: @escaping @Sendable (Result<User, any Error>) -> Void
@@ -356,20 +371,27 @@ public final class Accounts: Sendable {
             assignments.append("home_latitude = ?, home_longitude = ?")
             values += [.real(home.latitude), .real(home.longitude)]
         }
+        try email.validate(patch.email)
         let now = currentSecond()
         database.groupWrite(
-            { [assignments, values] connection in
+            { [assignments, values, email] connection in
                 try Self.lockUser(authenticated, in: connection)
                 if !assignments.isEmpty {
                     try connection.execute(
                         "UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = ?",
                         values + [.integer(authenticated.userID)])
                 }
+                let emailChanged = try email.apply(patch.email, userID: authenticated.userID, in: connection)
                 guard let user = try Self.user(authenticated.userID, in: connection) else { throw AccountsError.invalidToken }
-                if !assignments.isEmpty { try ChangeLog.record(.profile, userID: authenticated.userID, at: now, in: connection) }
+                if !assignments.isEmpty || emailChanged {
+                    try ChangeLog.record(.profile, userID: authenticated.userID, at: now, in: connection)
+                }
                 return user
             },
-            completion: completion)
+            completion: { [email] in
+                if case .success = $0, patch.email != .unchanged { email.announce() }
+                completion($0)
+            })
     }
 
     /// "Reset": erases everything the user made with the account (favorites,
@@ -830,10 +852,10 @@ public final class Accounts: Sendable {
         Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
-    private static func user(_ id: Int64, in connection: any UserDataConnection) throws -> User? {
+    static func user(_ id: Int64, in connection: any UserDataConnection) throws -> User? {
         try connection.queryFirst(
             """
-            SELECT username, created_at, favorites_count, display_name, home_latitude, home_longitude, role
+            SELECT username, created_at, favorites_count, display_name, home_latitude, home_longitude, email, email_verified, role
             FROM users WHERE id = ? AND deleted_at IS NULL
             """,
             [.integer(id)]
@@ -842,35 +864,7 @@ public final class Accounts: Sendable {
                 username: row.text(0), createdAt: date(row.int64(1)), favoriteCount: row.int(2),
                 displayName: row.optionalText(3),
                 home: row.isNull(4) ? nil : HomePlace(latitude: row.double(4), longitude: row.double(5)),
-                role: UserRole(rawValue: row.text(6)) ?? .user)
+                email: row.optionalText(6), emailVerified: row.int(7) == 1, role: UserRole(rawValue: row.text(8)) ?? .user)
         }
-    }
-
-    /// Inserts a new token of the user, issued (and so last used) at `now`, and revokes
-    /// the user's least recently used tokens beyond `tokensPerUser` (expired ones are
-    /// deleted before by the caller). The caller holds the user's row lock.
-    private static func issueToken(for userID: Int64, user: User, now: Int64, in connection: any UserDataConnection) throws -> Session {
-        let token = AccessToken.generate()
-        let expiresAt = now + Int64(tokenLifetime)
-        guard let digest = AccessToken.digest(token) else { preconditionFailure("a generated token is always well formed") }
-        try connection.execute(
-            "INSERT INTO tokens (token_hash, user_id, created_at, expires_at, last_used_at) VALUES (?, ?, ?, ?, ?)",
-            [.blob(digest), .integer(userID), .integer(now), .integer(expiresAt), .integer(now * 1000)])
-        let live = try connection.queryFirst(
-            "SELECT count(*) FROM tokens WHERE user_id = ? AND expires_at > ?", [.integer(userID), .integer(now)]
-        ) { $0.int64(0) } ?? 0
-        if live > Int64(tokensPerUser) {
-            let revoked = try connection.query(
-                """
-                SELECT token_hash FROM tokens WHERE user_id = ? AND token_hash <> ?
-                ORDER BY last_used_at, created_at, token_hash LIMIT ?
-                """,
-                [.integer(userID), .blob(digest), .integer(live - Int64(tokensPerUser))]
-            ) { $0.blob(0) }
-            for tokenHash in revoked {
-                try connection.execute("DELETE FROM tokens WHERE token_hash = ?", [.blob(tokenHash)])
-            }
-        }
-        return Session(user: user, token: token, expiresAt: date(expiresAt))
     }
 }

@@ -34,4 +34,14 @@ public enum AccountsError: Error, Sendable, Equatable {
     case expiredSyncToken
     /// The stored password hash cannot be parsed: the database was altered outside this code.
     case corruptPasswordHash(userID: Int64)
+    /// The user has no live session of that name (`Sessions.revoke`).
+    case sessionNotFound
+    /// Another account verified this email address.
+    case emailTaken
+    /// The user asked for as many verification codes as an hour allows.
+    case tooManyVerificationCodes(retryAfterSeconds: Int)
+    /// The user has no email address to verify.
+    case noEmailToVerify
+    /// The user's email address is verified already.
+    case emailAlreadyVerified
 }

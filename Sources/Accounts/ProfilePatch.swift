@@ -3,9 +3,14 @@
 public struct ProfilePatch: Sendable, Equatable {
     public var displayName: PatchedField<String>
     public var home: PatchedField<HomePlace>
+    public var email: PatchedField<String>
 
-    public init(displayName: PatchedField<String> = .unchanged, home: PatchedField<HomePlace> = .unchanged) {
+    public init(
+        displayName: PatchedField<String> = .unchanged, home: PatchedField<HomePlace> = .unchanged,
+        email: PatchedField<String> = .unchanged
+    ) {
         self.displayName = displayName
         self.home = home
+        self.email = email
     }
 }

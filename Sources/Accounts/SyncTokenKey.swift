@@ -1,22 +1,12 @@
 import Crypto
 import UserData
 
-/// The secret that authenticates sync tokens, kept in the store (`server_secrets`)
-/// so that every instance sharing it accepts the others' tokens, and tokens outlive
-/// restarts. The first instance to start stores a random 256-bit key; the others
-/// read it.
+/// The secret that authenticates sync tokens (`ServerSecret`), so that every instance
+/// sharing the store accepts the others' tokens, and tokens outlive restarts.
 enum SyncTokenKey {
     static let name = "sync-token"
 
     static func load(from store: any UserDataStore) throws -> SymmetricKey {
-        let candidate = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
-        let stored = try store.write { connection in
-            try connection.execute(
-                "INSERT INTO server_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-                [.text(name), .blob(candidate)])
-            return try connection.queryFirst("SELECT value FROM server_secrets WHERE name = ?", [.text(name)]) { $0.blob(0) }
-        }
-        guard let stored else { preconditionFailure("the secret was just stored or found") }
-        return SymmetricKey(data: stored)
+        try ServerSecret.load(named: name, from: store)
     }
 }

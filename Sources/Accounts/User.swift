@@ -9,6 +9,10 @@ public struct User: Sendable, Equatable {
     /// Trimmed; nil until the user sets one.
     public let displayName: String?
     public let home: HomePlace?
+    /// As the user set it, nil for none; shown to its owner only.
+    public let email: String?
+    /// Whether the code sent to `email` came back.
+    public let emailVerified: Bool
     /// `moderator` when the operator named the user one.
     public let role: UserRole
 }

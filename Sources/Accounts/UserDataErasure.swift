@@ -12,7 +12,9 @@ import UserData
 /// walks' entries, removed photos and points, the walks themselves; then, for an
 /// account's deletion, the user's change log and at last the user's row, whose
 /// `ON DELETE CASCADE` then finds nothing left to delete. A new kind of user data adds
-/// its table here.
+/// its table here, unless, as the rows of a user's mail (`email_codes`,
+/// `password_resets`, `mail_outbox`: a few an hour at most, by their limits), it is too
+/// small to need slices: those go with the user's row, by its cascade.
 ///
 /// Feedback is not the user's alone: what a moderator or an agreement accepted into the
 /// catalog is the provenance of a catalog correction (`catalog_corrections.feedback_id`),

@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import HTTPServer
 import Logging
+import Mail
 
 /// `past-nyc serve`: builds the catalog if needed, then serves until SIGTERM or SIGINT.
 struct ServeCommand: ParsableCommand {
@@ -60,9 +61,9 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help: """
-            Password hashes (register, login, password change, account deletion) one client address may have \
-            running or queued at once; one more is answered 429. At most \(Self.maxHashesPerClient), so that one \
-            address cannot fill the hasher; 0 lifts the limit.
+            Password hashes (register, login, password change, account deletion, password reset) one client \
+            address may have running or queued at once; one more is answered 429. At most \(Self.maxHashesPerClient), \
+            so that one address cannot fill the hasher; 0 lifts the limit.
             """)
     var hashesPerClient = ApplicationConfiguration().accountLimits.hashesPerClient
 
@@ -91,6 +92,54 @@ struct ServeCommand: ParsableCommand {
             to \(UserWriteLimiter.burstFactor) times as many, counted per instance; 0 lifts the limit.
             """)
     var userWriteRate = ApplicationConfiguration().userWriteRate
+
+    /// Names `--smtp-url` when the option is not given: a URL with credentials stays out of `ps`.
+    static let smtpURLVariable = "SMTP_URL"
+
+    @Option(
+        help: """
+            The SMTP relay of the account mail (email codes, password resets): smtp://[user:password@]host[:port] \
+            (STARTTLS when the relay offers it) or smtps://… (TLS from the start). Default: $\(Self.smtpURLVariable), \
+            else none: the server sends no mail.
+            """)
+    var smtpURL: String?
+
+    @Option(help: "The sender of the account mail (MAIL FROM and From), e.g. no-reply@example.org; required with --smtp-url.")
+    var mailFrom: String?
+
+    @Option(help: "A PEM file of the certificate authorities that sign the relay's certificate. Default: the system's.")
+    var smtpCAFile: String?
+
+    /// `--smtp-url`, else a non-empty `SMTP_URL`, else nil (no mail).
+    var resolvedSMTPURL: String? {
+        if let smtpURL { return smtpURL }
+        guard let text = ProcessInfo.processInfo.environment[Self.smtpURLVariable], !text.isEmpty else { return nil }
+        return text
+    }
+
+    /// The mail settings the options give; nil without a relay.
+    func mailSettings() throws -> MailSettings? {
+        guard let url = resolvedSMTPURL else {
+            guard mailFrom == nil, smtpCAFile == nil else {
+                throw ValidationError("--mail-from and --smtp-ca-file need --smtp-url (or $\(Self.smtpURLVariable))")
+            }
+            return nil
+        }
+        if let problem = MailSettings.problem(withURL: url) {
+            // The URL may hold a password: named, never echoed.
+            throw ValidationError("the SMTP URL (--smtp-url or $\(Self.smtpURLVariable)) \(problem)")
+        }
+        guard let mailFrom else { throw ValidationError("--mail-from is required with --smtp-url") }
+        if let problem = MailSettings.problem(withSender: mailFrom) {
+            throw ValidationError("--mail-from \(problem), got '\(mailFrom)'")
+        }
+        if let smtpCAFile, !FileManager.default.isReadableFile(atPath: smtpCAFile) {
+            throw ValidationError("--smtp-ca-file: cannot read \(smtpCAFile)")
+        }
+        var settings = MailSettings(smtpURL: url, from: mailFrom)
+        settings.certificateAuthorities = smtpCAFile
+        return settings
+    }
 
     func validate() throws {
         _ = try resolvedPort()
@@ -134,6 +183,7 @@ struct ServeCommand: ParsableCommand {
         guard userWriteRate >= 0 else {
             throw ValidationError("--user-write-rate must be 0 (no limit) or more, got \(userWriteRate)")
         }
+        _ = try mailSettings()
     }
 
     /// A tile URL template as Leaflet takes it: absolute http(s), with the tile's zoom and column and row.
@@ -206,11 +256,13 @@ struct ServeCommand: ParsableCommand {
         configuration.userWriteRate = userWriteRate
         configuration.imageOrigin = images.origin
         configuration.imageCacheSize = images.imageCacheSize
+        configuration.mail = try mailSettings()
 
         ServingProcess.prepare()
         let application = try Application(configuration: configuration, logger: logger)
+        let signals = ShutdownSignals()
         try application.start()
-        ShutdownSignals.wait()
+        signals.wait()
         logger.notice("shutting down")
         application.shutdown()
     }

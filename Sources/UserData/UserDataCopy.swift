@@ -57,6 +57,7 @@ public enum UserDataCopy {
                 try connection.execute("DELETE FROM users", [])
                 try connection.execute("DELETE FROM login_failures", [])
                 try connection.execute("DELETE FROM registrations", [])
+                try connection.execute("DELETE FROM password_reset_requests", [])
             }
             for (table, rows) in zip(tables, contents) {
                 let columns = table.columns.map(\.name).joined(separator: ", ")

@@ -36,6 +36,14 @@ import WebAssets
         "PUT /users/me/password": ("/users/me/password", #"{"currentPassword":"x","newPassword":"y"}"#),
         "DELETE /users/me": ("/users/me", #"{"password":"wrong"}"#),
         "DELETE /users/me/data": ("/users/me/data", nil),
+        "GET /users/me/sessions": ("/users/me/sessions", nil),
+        "DELETE /users/me/sessions/{sessionID}": ("/users/me/sessions/no-such-session", nil),
+        "POST /users/me/email/verify": ("/users/me/email/verify", #"{"code":"123456"}"#),
+        "POST /users/me/email/verify/resend": ("/users/me/email/verify/resend", nil),
+        "POST /users/password-reset": ("/users/password-reset", #"{"email":"nobody@example.org"}"#),
+        "POST /users/password-reset/confirm": (
+            "/users/password-reset/confirm", #"{"token":"not a token","newPassword":"correct horse battery staple"}"#
+        ),
         "POST /users/logout": ("/users/logout", nil),
         "GET /favorites": ("/favorites", nil),
         "GET /favorites/{photoID}": ("/favorites/705740f-a", nil),

@@ -34,10 +34,12 @@ import Walks
         case .invalidField, .invalidCursor, .invalidSyncToken: (status, header) = (400, nil)
         case .invalidCredentials, .invalidToken: (status, header) = (401, "WWW-Authenticate")
         case .wrongPassword: (status, header) = (403, nil)
-        case .favoriteNotFound: (status, header) = (404, nil)
-        case .usernameTaken, .favoriteLimitReached: (status, header) = (409, nil)
+        case .favoriteNotFound, .sessionNotFound: (status, header) = (404, nil)
+        case .usernameTaken, .favoriteLimitReached, .emailTaken, .noEmailToVerify, .emailAlreadyVerified:
+            (status, header) = (409, nil)
         case .expiredSyncToken: (status, header) = (410, nil)
-        case .tooManyFailedLogins, .tooManyFailedLoginsFromClient, .tooManyHashes, .tooManyRegistrations:
+        case .tooManyFailedLogins, .tooManyFailedLoginsFromClient, .tooManyHashes, .tooManyRegistrations,
+            .tooManyVerificationCodes:
             (status, header) = (429, "Retry-After")
         case .hasherBusy: (status, header) = (503, "Retry-After")
         case .corruptPasswordHash: (status, header) = (500, nil)
@@ -88,7 +90,8 @@ import Walks
             .tooManyFailedLoginsFromClient(retryAfterSeconds: 60), .tooManyHashes(retryAfterSeconds: 1),
             .tooManyRegistrations(retryAfterSeconds: 3000), .hasherBusy(retryAfterSeconds: 1), .invalidToken,
             .wrongPassword(field: "currentPassword"), .favoriteNotFound, .favoriteLimitReached(maximum: 10_000),
-            .invalidCursor, .invalidSyncToken, .expiredSyncToken, .corruptPasswordHash(userID: 7),
+            .invalidCursor, .invalidSyncToken, .expiredSyncToken, .corruptPasswordHash(userID: 7), .sessionNotFound,
+            .emailTaken, .tooManyVerificationCodes(retryAfterSeconds: 3600), .noEmailToVerify, .emailAlreadyVerified,
         ].map(expected)
         + [
             WalkError.walkNotFound, .photoNotInWalk, .walkFull(maximumPoints: 5000), .walkLimitReached(maximumWalks: 1000),

@@ -3,11 +3,14 @@ import Accounts
 import Foundation
 import HTTPServer
 import Logging
+import Mail
 import TestSupport
 import UserData
 
 /// One test's accounts: its own temporary directory and database, a hand-moved
-/// clock, a fake catalog, and the routes, reached through the server's request pipeline.
+/// clock, a fake catalog, and the routes, reached through the server's request pipeline;
+/// with `Options.sendsMail`, an SMTP server of its own (`sink`) that the account mail
+/// goes to, sent by an `OutboxSender` on the harness's clock.
 final class AccountsHarness {
     private let temporary: TemporaryDirectory
     /// This harness's PostgreSQL database when the tests run against PostgreSQL.
@@ -20,6 +23,9 @@ final class AccountsHarness {
     /// What the routes refused, by rule.
     let refusals = Refusals(logger: Logger(label: "accounts-harness"))
     private let options: Options
+    /// Where the mail goes, with `Options.sendsMail`.
+    let sink: SMTPSink?
+    private var sender: OutboxSender?
 
     /// What a test changes of the accounts and their routes.
     struct Options {
@@ -33,6 +39,8 @@ final class AccountsHarness {
         var afterErasureSlice: @Sendable (ErasureSlice) throws -> Void = { _ in }
         /// `--user-write-rate`, on the harness's clock; nil lifts it.
         var userWriteRate: Int?
+        /// Whether the accounts send mail, to the harness's `sink`.
+        var sendsMail = false
     }
 
     static let commonPasswordsPath = PackageRoot.path + "/Data/common-passwords.txt"
@@ -54,8 +62,13 @@ final class AccountsHarness {
         clock = TestClock()
         photos = FakePhotos()
         database = try TestDatabase.make()
-        accounts = try Self.openAccounts(temporary.path, database, options, clock)
+        sink = options.sendsMail ? try SMTPSink() : nil
+        (accounts, sender) = try Self.openAccounts(temporary.path, database, options, clock, sink)
         router = Self.makeRouter(accounts, photos, options, clock, refusals)
+    }
+
+    deinit {
+        sender?.stop()
     }
 
     /// Opens a new `Accounts` on the same directory or database (the old one is released, closing
@@ -63,7 +76,8 @@ final class AccountsHarness {
     func reopen(cost: ScryptCost = .test, options: Options? = nil) throws {
         var options = options ?? self.options
         options.cost = cost
-        accounts = try Self.openAccounts(temporary.path, database, options, clock)
+        sender?.stop()
+        (accounts, sender) = try Self.openAccounts(temporary.path, database, options, clock, sink)
         router = Self.makeRouter(accounts, photos, options, clock, refusals)
     }
 
@@ -75,7 +89,7 @@ final class AccountsHarness {
     func send(
         _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], json: [String: Any]? = nil,
         rawBody: [UInt8]? = nil, contentType: String? = "application/json", token: String? = nil,
-        authorization: String? = nil, from remoteAddress: String = "192.0.2.1"
+        authorization: String? = nil, userAgent: String? = nil, from remoteAddress: String = "192.0.2.1"
     ) throws -> TestResponse {
         var headers: [(String, String)] = []
         var body: [UInt8] = rawBody ?? []
@@ -85,6 +99,7 @@ final class AccountsHarness {
         if let contentType, !body.isEmpty { headers.append(("Content-Type", contentType)) }
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
         if let authorization { headers.append(("Authorization", authorization)) }
+        if let userAgent { headers.append(("User-Agent", userAgent)) }
         let client = InMemoryHTTPClient(router: router, remoteAddress: remoteAddress)
         return TestResponse(
             try client.request(
@@ -110,16 +125,29 @@ final class AccountsHarness {
         case unexpectedStatus(Int, String?)
     }
 
+    /// The accounts, and their mail's sender when they send mail (to `sink`).
     private static func openAccounts(
-        _ directory: String, _ database: TestDatabase?, _ options: Options, _ clock: TestClock
-    ) throws -> Accounts {
-        return try Accounts(
-            store: UserDataLocation(dataDirectory: directory, databaseURL: database?.url).openStore(),
+        _ directory: String, _ database: TestDatabase?, _ options: Options, _ clock: TestClock, _ sink: SMTPSink?
+    ) throws -> (Accounts, OutboxSender?) {
+        let store = try UserDataLocation(dataDirectory: directory, databaseURL: database?.url).openStore()
+        let outbox = sink.map {
+            Outbox(settings: MailSettings(smtpURL: "smtp://127.0.0.1:\($0.port)", from: "no-reply@past-nyc.example"))
+        }
+        let accounts = try Accounts(
+            store: store,
             commonPasswordsPath: commonPasswordsPath, passwordCost: options.cost,
             concurrentHashes: options.concurrentHashes, queuedHashes: options.queuedHashes, limits: options.limits,
             clock: { clock.now },
             maximumFavorites: options.maximumFavorites, erasureSliceRows: options.erasureSliceRows,
-            afterErasureSlice: options.afterErasureSlice)
+            afterErasureSlice: options.afterErasureSlice, mail: outbox)
+        guard let outbox else { return (accounts, nil) }
+        var logger = Logger(label: "accounts-harness")
+        logger.logLevel = .critical
+        let sender = OutboxSender(
+            store: store, outbox: outbox, composer: accounts.mailComposer, logger: logger,
+            clock: { Int64((clock.now.timeIntervalSince1970 * 1000).rounded(.down)) })
+        try sender.start()
+        return (accounts, sender)
     }
 
     private static func makeRouter(

@@ -4,6 +4,8 @@ import SQLite
 import Testing
 import TestSupport
 
+@testable import Accounts
+
 @Suite struct SessionTests {
     static let challenge = #"Bearer realm="past-nyc""#
     static let invalidTokenChallenge = #"Bearer realm="past-nyc", error="invalid_token""#
@@ -109,21 +111,25 @@ import TestSupport
         #expect(try harness.send(.post, "/users", json: ["username": "LEAVER", "password": "correct horse battery"]).status == 201)
     }
 
-    @Test(.enabled(if: TestDatabase.usesSQLite, "reads accounts.sqlite itself: SQLite store only")) func tokensExpireAfterThirtyDays() throws {
+    @Test(.enabled(if: TestDatabase.usesSQLite, "reads accounts.sqlite itself: SQLite store only"))
+    func tokensExpireThirtyDaysAfterTheirLastUse() throws {
         let harness = try AccountsHarness()
-        let token = try harness.register("mayfly")
+        let used = try harness.register("mayfly")
+        let unused = try harness.login("mayfly").token
         harness.clock.advance(by: 30 * 24 * 60 * 60 - 1)
-        #expect(try harness.send(.get, "/users/me", token: token).status == 200)
+        #expect(try harness.send(.get, "/users/me", token: used).status == 200)
+        harness.accounts.tokenUses.waitForFlushes()
         harness.clock.advance(by: 1)
-        let expired = try harness.send(.get, "/users/me", token: token)
+        let expired = try harness.send(.get, "/users/me", token: unused)
         #expect(expired.status == 401)
         #expect(expired.headers["WWW-Authenticate"] == Self.invalidTokenChallenge)
+        #expect(try harness.send(.get, "/users/me", token: used).status == 200, "used a second ago")
 
         let fresh = try harness.login("mayfly")
         #expect(fresh.json["expiresAt"] as? String == "2027-03-16T08:00:00Z")
         #expect(try harness.send(.get, "/users/me", token: fresh.token).status == 200)
         let connection = try SQLiteConnection(path: harness.databasePath, mode: .readOnly)
-        #expect(try connection.queryFirst("SELECT count(*) FROM tokens") { $0.int(0) } == 1, "login purges expired tokens")
+        #expect(try connection.queryFirst("SELECT count(*) FROM tokens") { $0.int(0) } == 2, "login purges expired tokens")
     }
 
     @Test func accountsSurviveReopening() throws {

@@ -153,7 +153,7 @@ struct SharedStoreTests {
         for token in ["not a token", String(session.token.reversed())] {
             #expect(throws: AccountsError.invalidToken) { try Self.save(saver, token: token, photoID: "p2") }
         }
-        clock.advance(by: Accounts.tokenLifetime)
+        clock.advance(by: TimeInterval(Sessions.idleLifetime))
         #expect(throws: AccountsError.invalidToken) { try Self.save(saver, token: session.token, photoID: "p2") }
         #expect(try reader.user(user).favoriteCount == 1, "a refused save wrote nothing")
     }

@@ -33,7 +33,7 @@ import TestSupport
         #expect(Set(working.map(\.tokenHash)) == Set(authenticated.map(\.tokenHash)))
         #expect(!authenticated.isEmpty && authenticated.count < tokens.count)
 
-        harness.clock.advance(by: Accounts.tokenLifetime)
+        harness.clock.advance(by: TimeInterval(Sessions.idleLifetime))
         #expect(try harness.accounts.stillAuthenticated(authenticated).isEmpty, "expired")
         #expect(try harness.accounts.stillAuthenticated([]).isEmpty)
     }

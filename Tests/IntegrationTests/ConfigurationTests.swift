@@ -155,4 +155,24 @@ import TestSupport
         #expect(status == 64, "\(output)")
         #expect(output.contains(message), "\(output)")
     }
+
+    /// The mail options: a relay URL that is not one, a sender that is not a bare
+    /// address, one without the other; a URL's password is never echoed.
+    @Test(arguments: [
+        (["--smtp-url", "http://relay.example.org", "--mail-from", "a@b.example"],
+         "the SMTP URL (--smtp-url or $SMTP_URL) must start with smtp:// or smtps://"),
+        (["--smtp-url", "smtp://user:hunter2@", "--mail-from", "a@b.example"], "the SMTP URL (--smtp-url or $SMTP_URL) must name a host"),
+        (["--smtp-url", "smtp://relay.example.org"], "--mail-from is required with --smtp-url"),
+        (["--smtp-url", "smtp://relay.example.org", "--mail-from", "PAST NYC <a@b.example>"], "--mail-from must be printable ASCII"),
+        (["--mail-from", "a@b.example"], "--mail-from and --smtp-ca-file need --smtp-url"),
+        (["--smtp-url", "smtps://relay.example.org", "--mail-from", "a@b.example", "--smtp-ca-file", "/no/such/file.pem"],
+         "--smtp-ca-file: cannot read /no/such/file.pem"),
+    ])
+    func aMailOptionThatIsNotWhatItClaimsIsRefused(_ options: [String], _ message: String) throws {
+        let dataDirectory = try TemporaryDirectory()
+        let (status, output) = try ServerProcess.runToExit(Self.serve(["--data-dir", dataDirectory.path] + options))
+        #expect(status == 64, "\(output)")
+        #expect(output.contains(message), "\(output)")
+        #expect(!output.contains("hunter2"))
+    }
 }

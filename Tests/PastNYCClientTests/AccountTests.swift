@@ -109,6 +109,10 @@ extension EndToEndTests {
                 try await client.addWalkPoint(path: .init(walkID: walk), body: .json(.init(latitude: 40.7, longitude: -74)))
                     .unauthorized.headers.wwwAuthenticate,
                 try await client.removeWalkPhoto(path: .init(walkID: walk, photoID: photo.photoID)).unauthorized.headers.wwwAuthenticate,
+                try await client.listSessions().unauthorized.headers.wwwAuthenticate,
+                try await client.revokeSession(path: .init(sessionID: "no-such-session")).unauthorized.headers.wwwAuthenticate,
+                try await client.verifyEmail(body: .json(.init(code: "123456"))).unauthorized.headers.wwwAuthenticate,
+                try await client.resendEmailCode().unauthorized.headers.wwwAuthenticate,
             ]
             #expect(challenges.allSatisfy { $0.hasPrefix(#"Bearer realm="past-nyc""#) })
             #expect(challenges.allSatisfy { $0.contains("invalid_token") == (token != nil) })

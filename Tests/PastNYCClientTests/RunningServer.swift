@@ -4,10 +4,12 @@ import TestSupport
 
 /// A suite trait: one real `past-nyc serve` for the whole suite (started before its first
 /// test, stopped after its last), whose URL the tests read from `RunningServer.url` and
-/// whose data directory (where the operator's commands act) from `RunningServer.dataDirectory`.
+/// whose data directory (where the operator's commands act) from `RunningServer.dataDirectory`,
+/// and whose mail from `RunningServer.mailbox`.
 struct RunningServer: SuiteTrait, TestScoping {
     @TaskLocal static var url: URL?
     @TaskLocal static var dataDirectory: String?
+    @TaskLocal static var mailbox: Mailbox?
 
     func provideScope(
         for test: Test,
@@ -18,6 +20,8 @@ struct RunningServer: SuiteTrait, TestScoping {
         // The photographs come from a local origin: a test never reaches the internet.
         let origin = try TestImageOrigin()
         defer { origin.shutdown() }
+        // The mail goes to a local SMTP server the tests read.
+        let mailbox = try Mailbox()
         let root = PackageRoot.path
         let server = try ServerProcess(arguments: [
             "--data-dir", dataDirectory.path, "--source-dir", root + "/Data", "--openapi", root + "/openapi.yaml",
@@ -29,6 +33,7 @@ struct RunningServer: SuiteTrait, TestScoping {
             // as served (the login throttle's test meets its 429).
             "--hashes-per-client", "0", "--registrations-per-hour", "0", "--user-write-rate", "0",
             "--image-origin", origin.url,
+            "--smtp-url", "smtp://127.0.0.1:\(mailbox.sink.port)", "--mail-from", "no-reply@past-nyc.example",
         ])
         defer {
             server.stop()
@@ -36,7 +41,9 @@ struct RunningServer: SuiteTrait, TestScoping {
         }
         let url = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
         try await Self.$url.withValue(url) {
-            try await Self.$dataDirectory.withValue(dataDirectory.path, operation: function)
+            try await Self.$mailbox.withValue(mailbox) {
+                try await Self.$dataDirectory.withValue(dataDirectory.path, operation: function)
+            }
         }
     }
 }

@@ -1,9 +1,12 @@
 // Signing in and registering (`POST /users/login`, `POST /users`: a token kept in
 // sessionStorage, see api.js) and signing out (`POST /users/logout`). The account button names the
-// signed-in user; the favorites and walks buttons show only then.
+// signed-in user; the favorites, walks and account buttons show only then. "Forgot password?"
+// leads to the password reset (password-reset.js), "My account" to the email (account-panel.js).
 
+import { setUpAccountPanel } from './account-panel.js';
 import { ApiError, call, session } from './api.js';
 import { announce } from './dom.js';
+import { openPasswordReset, setUpPasswordReset } from './password-reset.js';
 
 const dialog = document.getElementById('account-dialog');
 const form = document.getElementById('account-form');
@@ -49,6 +52,7 @@ function render() {
   accountButton.textContent = session.signedIn ? `Sign out ${session.username}` : 'Sign in';
   document.getElementById('favorites-button').hidden = !session.signedIn;
   document.getElementById('walks-button').hidden = !session.signedIn;
+  document.getElementById('profile-button').hidden = !session.signedIn;
 }
 
 export function setUpAccount() {
@@ -57,6 +61,12 @@ export function setUpAccount() {
     submit(event.submitter?.value === 'register' ? 'register' : 'login');
   });
   document.getElementById('account-cancel').addEventListener('click', () => dialog.close());
+  document.getElementById('forgot-password').addEventListener('click', () => {
+    dialog.close();
+    openPasswordReset();
+  });
+  setUpPasswordReset();
+  setUpAccountPanel();
   accountButton.addEventListener('click', () => (session.signedIn ? signOut() : openAccountDialog()));
   session.onChange(render);
   render();

@@ -838,6 +838,285 @@ extension Components {
                 self.body = body
             }
         }
+        public struct Accepted: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/Accepted/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                /// caching convention in the description of this API):
+                /// `public, max-age=300` on the reads of a public endpoint sent without
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
+                /// with one, and on every response of a token-protected endpoint,
+                /// `POST /users` and `POST /users/login`.
+                ///
+                ///
+                /// - Remark: Generated from `#/components/responses/Accepted/headers/Cache-Control`.
+                public var cacheControl: Components.Headers.CacheControl
+                /// The id of this request in the server's log: the client's own
+                /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                /// otherwise one the server made.
+                ///
+                ///
+                /// - Remark: Generated from `#/components/responses/Accepted/headers/X-Request-ID`.
+                public var xRequestID: Components.Headers.XRequestID
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                ///   - xRequestID: The id of this request in the server's log: the client's own
+                public init(
+                    cacheControl: Components.Headers.CacheControl,
+                    xRequestID: Components.Headers.XRequestID
+                ) {
+                    self.cacheControl = cacheControl
+                    self.xRequestID = xRequestID
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.Accepted.Headers
+            /// - Remark: Generated from `#/components/responses/Accepted/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/Accepted/content/application\/json`.
+                case json(Components.Schemas.Accepted)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                public var json: Components.Schemas.Accepted {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.Accepted.Body
+            /// Creates a new `Accepted`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.Accepted.Headers,
+                body: Components.Responses.Accepted.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        public struct SessionNotFound: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/SessionNotFound/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                /// caching convention in the description of this API):
+                /// `public, max-age=300` on the reads of a public endpoint sent without
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
+                /// with one, and on every response of a token-protected endpoint,
+                /// `POST /users` and `POST /users/login`.
+                ///
+                ///
+                /// - Remark: Generated from `#/components/responses/SessionNotFound/headers/Cache-Control`.
+                public var cacheControl: Components.Headers.CacheControl
+                /// The id of this request in the server's log: the client's own
+                /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                /// otherwise one the server made.
+                ///
+                ///
+                /// - Remark: Generated from `#/components/responses/SessionNotFound/headers/X-Request-ID`.
+                public var xRequestID: Components.Headers.XRequestID
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                ///   - xRequestID: The id of this request in the server's log: the client's own
+                public init(
+                    cacheControl: Components.Headers.CacheControl,
+                    xRequestID: Components.Headers.XRequestID
+                ) {
+                    self.cacheControl = cacheControl
+                    self.xRequestID = xRequestID
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.SessionNotFound.Headers
+            /// - Remark: Generated from `#/components/responses/SessionNotFound/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/SessionNotFound/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                public var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.SessionNotFound.Body
+            /// Creates a new `SessionNotFound`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.SessionNotFound.Headers,
+                body: Components.Responses.SessionNotFound.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        public struct EmailConflict: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/EmailConflict/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                /// caching convention in the description of this API):
+                /// `public, max-age=300` on the reads of a public endpoint sent without
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
+                /// with one, and on every response of a token-protected endpoint,
+                /// `POST /users` and `POST /users/login`.
+                ///
+                ///
+                /// - Remark: Generated from `#/components/responses/EmailConflict/headers/Cache-Control`.
+                public var cacheControl: Components.Headers.CacheControl
+                /// The id of this request in the server's log: the client's own
+                /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                /// otherwise one the server made.
+                ///
+                ///
+                /// - Remark: Generated from `#/components/responses/EmailConflict/headers/X-Request-ID`.
+                public var xRequestID: Components.Headers.XRequestID
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                ///   - xRequestID: The id of this request in the server's log: the client's own
+                public init(
+                    cacheControl: Components.Headers.CacheControl,
+                    xRequestID: Components.Headers.XRequestID
+                ) {
+                    self.cacheControl = cacheControl
+                    self.xRequestID = xRequestID
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.EmailConflict.Headers
+            /// - Remark: Generated from `#/components/responses/EmailConflict/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/EmailConflict/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                public var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.EmailConflict.Body
+            /// Creates a new `EmailConflict`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.EmailConflict.Headers,
+                body: Components.Responses.EmailConflict.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        public struct TooManyCodesOrWrites: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/TooManyCodesOrWrites/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                /// caching convention in the description of this API):
+                /// `public, max-age=300` on the reads of a public endpoint sent without
+                /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
+                /// with one, and on every response of a token-protected endpoint,
+                /// `POST /users` and `POST /users/login`.
+                ///
+                ///
+                /// - Remark: Generated from `#/components/responses/TooManyCodesOrWrites/headers/Cache-Control`.
+                public var cacheControl: Components.Headers.CacheControl
+                /// Seconds to wait before trying again (RFC 9110 §10.2.3).
+                ///
+                /// - Remark: Generated from `#/components/responses/TooManyCodesOrWrites/headers/Retry-After`.
+                public var retryAfter: Components.Headers.RetryAfter
+                /// The id of this request in the server's log: the client's own
+                /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                /// otherwise one the server made.
+                ///
+                ///
+                /// - Remark: Generated from `#/components/responses/TooManyCodesOrWrites/headers/X-Request-ID`.
+                public var xRequestID: Components.Headers.XRequestID
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                ///   - retryAfter: Seconds to wait before trying again (RFC 9110 §10.2.3).
+                ///   - xRequestID: The id of this request in the server's log: the client's own
+                public init(
+                    cacheControl: Components.Headers.CacheControl,
+                    retryAfter: Components.Headers.RetryAfter,
+                    xRequestID: Components.Headers.XRequestID
+                ) {
+                    self.cacheControl = cacheControl
+                    self.retryAfter = retryAfter
+                    self.xRequestID = xRequestID
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.TooManyCodesOrWrites.Headers
+            /// - Remark: Generated from `#/components/responses/TooManyCodesOrWrites/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/TooManyCodesOrWrites/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                public var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.TooManyCodesOrWrites.Body
+            /// Creates a new `TooManyCodesOrWrites`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.TooManyCodesOrWrites.Headers,
+                body: Components.Responses.TooManyCodesOrWrites.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
         public struct WriteRateExceeded: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/WriteRateExceeded/headers`.
             public struct Headers: Sendable, Hashable {

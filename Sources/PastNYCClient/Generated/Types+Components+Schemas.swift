@@ -1469,6 +1469,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/User/home`.
             public var home: Components.Schemas.HomePlace?
+            /// Set with `PATCH /users/me`, as written there; null until set. Shown to its owner only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/User/email`.
+            public var email: Components.Schemas.EmailAddress?
+            /// Whether the code sent to `email` came back (`POST /users/me/email/verify`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/User/emailVerified`.
+            public var emailVerified: Swift.Bool
             /// `moderator` when the server's operator named the user one
             /// (`past-nyc moderators add`): a moderator decides other users'
             /// feedback. No request changes it.
@@ -1494,6 +1502,8 @@ extension Components {
             ///   - favoriteCount:
             ///   - displayName: Set with `PATCH /users/me` (stored trimmed); null until set.
             ///   - home: Set with `PATCH /users/me`; null until set.
+            ///   - email: Set with `PATCH /users/me`, as written there; null until set. Shown to its owner only.
+            ///   - emailVerified: Whether the code sent to `email` came back (`POST /users/me/email/verify`).
             ///   - role: `moderator` when the server's operator named the user one
             public init(
                 username: Components.Schemas.Username,
@@ -1501,6 +1511,8 @@ extension Components {
                 favoriteCount: Swift.Int,
                 displayName: Components.Schemas.DisplayName? = nil,
                 home: Components.Schemas.HomePlace? = nil,
+                email: Components.Schemas.EmailAddress? = nil,
+                emailVerified: Swift.Bool,
                 role: Components.Schemas.User.RolePayload
             ) {
                 self.username = username
@@ -1508,6 +1520,8 @@ extension Components {
                 self.favoriteCount = favoriteCount
                 self.displayName = displayName
                 self.home = home
+                self.email = email
+                self.emailVerified = emailVerified
                 self.role = role
             }
             public enum CodingKeys: String, CodingKey {
@@ -1516,7 +1530,205 @@ extension Components {
                 case favoriteCount
                 case displayName
                 case home
+                case email
+                case emailVerified
                 case role
+            }
+        }
+        /// At most 254 characters, exactly one `@` with text on both sides, no
+        /// whitespace or control characters; compared ignoring letter case. Null:
+        /// none (in a patch, removes it).
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/EmailAddress`.
+        public typealias EmailAddress = Swift.String
+        /// - Remark: Generated from `#/components/schemas/EmailVerification`.
+        public struct EmailVerification: Codable, Hashable, Sendable {
+            /// The 6 digits of the message sent to the address.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EmailVerification/code`.
+            public var code: Swift.String
+            /// Creates a new `EmailVerification`.
+            ///
+            /// - Parameters:
+            ///   - code: The 6 digits of the message sent to the address.
+            public init(code: Swift.String) {
+                self.code = code
+            }
+            public enum CodingKeys: String, CodingKey {
+                case code
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.code = try container.decode(
+                    Swift.String.self,
+                    forKey: .code
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "code"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PasswordResetRequest`.
+        public struct PasswordResetRequest: Codable, Hashable, Sendable {
+            /// The address the account verified (any letter case).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PasswordResetRequest/email`.
+            public var email: Swift.String
+            /// Creates a new `PasswordResetRequest`.
+            ///
+            /// - Parameters:
+            ///   - email: The address the account verified (any letter case).
+            public init(email: Swift.String) {
+                self.email = email
+            }
+            public enum CodingKeys: String, CodingKey {
+                case email
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.email = try container.decode(
+                    Swift.String.self,
+                    forKey: .email
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "email"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PasswordResetConfirmation`.
+        public struct PasswordResetConfirmation: Codable, Hashable, Sendable {
+            /// The reset token of the message.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PasswordResetConfirmation/token`.
+            public var token: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PasswordResetConfirmation/newPassword`.
+            public var newPassword: Components.Schemas.Password
+            /// Creates a new `PasswordResetConfirmation`.
+            ///
+            /// - Parameters:
+            ///   - token: The reset token of the message.
+            ///   - newPassword:
+            public init(
+                token: Swift.String,
+                newPassword: Components.Schemas.Password
+            ) {
+                self.token = token
+                self.newPassword = newPassword
+            }
+            public enum CodingKeys: String, CodingKey {
+                case token
+                case newPassword
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.token = try container.decode(
+                    Swift.String.self,
+                    forKey: .token
+                )
+                self.newPassword = try container.decode(
+                    Components.Schemas.Password.self,
+                    forKey: .newPassword
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "token",
+                    "newPassword"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Accepted`.
+        public struct Accepted: Codable, Hashable, Sendable {
+            /// What happens next, in words; the same for every request of the operation.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Accepted/message`.
+            public var message: Swift.String
+            /// Creates a new `Accepted`.
+            ///
+            /// - Parameters:
+            ///   - message: What happens next, in words; the same for every request of the operation.
+            public init(message: Swift.String) {
+                self.message = message
+            }
+            public enum CodingKeys: String, CodingKey {
+                case message
+            }
+        }
+        /// One live token of the user; never the token itself.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Session`.
+        public struct Session: Codable, Hashable, Sendable {
+            /// Names the session (for `DELETE /users/me/sessions/{sessionID}`); not the token.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Session/sessionID`.
+            public var sessionID: Swift.String
+            /// When the registration, login or password reset made it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Session/createdAt`.
+            public var createdAt: Foundation.Date
+            /// Its latest use, to the second (possibly a minute late from another instance).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Session/lastUsedAt`.
+            public var lastUsedAt: Foundation.Date
+            /// `lastUsedAt` + 30 days, at most `createdAt` + 365 days.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Session/expiresAt`.
+            public var expiresAt: Foundation.Date
+            /// The `User-Agent` of the request that made it (at most 256 characters kept); null without one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Session/userAgent`.
+            public var userAgent: Swift.String?
+            /// Whether it is the token of this request.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Session/current`.
+            public var current: Swift.Bool
+            /// Creates a new `Session`.
+            ///
+            /// - Parameters:
+            ///   - sessionID: Names the session (for `DELETE /users/me/sessions/{sessionID}`); not the token.
+            ///   - createdAt: When the registration, login or password reset made it.
+            ///   - lastUsedAt: Its latest use, to the second (possibly a minute late from another instance).
+            ///   - expiresAt: `lastUsedAt` + 30 days, at most `createdAt` + 365 days.
+            ///   - userAgent: The `User-Agent` of the request that made it (at most 256 characters kept); null without one.
+            ///   - current: Whether it is the token of this request.
+            public init(
+                sessionID: Swift.String,
+                createdAt: Foundation.Date,
+                lastUsedAt: Foundation.Date,
+                expiresAt: Foundation.Date,
+                userAgent: Swift.String? = nil,
+                current: Swift.Bool
+            ) {
+                self.sessionID = sessionID
+                self.createdAt = createdAt
+                self.lastUsedAt = lastUsedAt
+                self.expiresAt = expiresAt
+                self.userAgent = userAgent
+                self.current = current
+            }
+            public enum CodingKeys: String, CodingKey {
+                case sessionID
+                case createdAt
+                case lastUsedAt
+                case expiresAt
+                case userAgent
+                case current
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SessionList`.
+        public struct SessionList: Codable, Hashable, Sendable {
+            /// Most recently used first (ties, the newest first).
+            ///
+            /// - Remark: Generated from `#/components/schemas/SessionList/sessions`.
+            public var sessions: [Components.Schemas.Session]
+            /// Creates a new `SessionList`.
+            ///
+            /// - Parameters:
+            ///   - sessions: Most recently used first (ties, the newest first).
+            public init(sessions: [Components.Schemas.Session]) {
+                self.sessions = sessions
+            }
+            public enum CodingKeys: String, CodingKey {
+                case sessions
             }
         }
         /// 1 to 64 characters (extended grapheme clusters) once surrounding
@@ -1565,21 +1777,27 @@ extension Components {
             public var displayName: Components.Schemas.DisplayName?
             /// - Remark: Generated from `#/components/schemas/ProfilePatch/home`.
             public var home: Components.Schemas.HomePlace?
+            /// - Remark: Generated from `#/components/schemas/ProfilePatch/email`.
+            public var email: Components.Schemas.EmailAddress?
             /// Creates a new `ProfilePatch`.
             ///
             /// - Parameters:
             ///   - displayName:
             ///   - home:
+            ///   - email:
             public init(
                 displayName: Components.Schemas.DisplayName? = nil,
-                home: Components.Schemas.HomePlace? = nil
+                home: Components.Schemas.HomePlace? = nil,
+                email: Components.Schemas.EmailAddress? = nil
             ) {
                 self.displayName = displayName
                 self.home = home
+                self.email = email
             }
             public enum CodingKeys: String, CodingKey {
                 case displayName
                 case home
+                case email
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1591,9 +1809,14 @@ extension Components {
                     Components.Schemas.HomePlace.self,
                     forKey: .home
                 )
+                self.email = try container.decodeIfPresent(
+                    Components.Schemas.EmailAddress.self,
+                    forKey: .email
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "displayName",
-                    "home"
+                    "home",
+                    "email"
                 ])
             }
         }
@@ -1783,7 +2006,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AuthResponse/token`.
             public var token: Swift.String
-            /// When the token stops working (RFC 3339).
+            /// When the token stops working unless it is used (RFC 3339): 30 days
+            /// from now; each use moves it to 30 days after that use, up to 365
+            /// days after the token was made.
+            ///
             ///
             /// - Remark: Generated from `#/components/schemas/AuthResponse/expiresAt`.
             public var expiresAt: Foundation.Date
@@ -1792,7 +2018,7 @@ extension Components {
             /// - Parameters:
             ///   - user:
             ///   - token: An opaque bearer token.
-            ///   - expiresAt: When the token stops working (RFC 3339).
+            ///   - expiresAt: When the token stops working unless it is used (RFC 3339): 30 days
             public init(
                 user: Components.Schemas.User,
                 token: Swift.String,

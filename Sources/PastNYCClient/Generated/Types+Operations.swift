@@ -6996,13 +6996,22 @@ public enum Operations {
     }
     /// Change the profile (a JSON merge patch)
     ///
-    /// A JSON merge patch (RFC 7396) of `displayName` and `home`: a member
-    /// present sets the field, `null` clears it, a missing one stays. The
-    /// body is `application/merge-patch+json` or `application/json`
+    /// A JSON merge patch (RFC 7396) of `displayName`, `home` and `email`: a
+    /// member present sets the field, `null` clears it, a missing one stays.
+    /// The body is `application/merge-patch+json` or `application/json`
     /// (parameters such as `charset` allowed); a missing or other
     /// `Content-Type` → 415, a body that is not a JSON object → 400, a bad
     /// or unknown member → 400 naming it. The patch is applied whole or not
     /// at all. The token is checked before the body.
+    ///
+    /// A new `email` is kept unverified and a message with a 6-digit code
+    /// goes to it (`POST /users/me/email/verify`); the same address in
+    /// another letter case only changes how it is written; `null` removes
+    /// it. Replacing or removing a verified address sends that address a
+    /// notice, and voids the reset tokens sent to it. On a server that sends
+    /// no mail (no `--smtp-url`), an email → 400 naming `email`. An address
+    /// another account has verified → 409 (not saying which); past 5 codes
+    /// within the hour → 429.
     ///
     ///
     /// - Remark: HTTP `PATCH /users/me`.
@@ -7187,6 +7196,32 @@ public enum Operations {
                     }
                 }
             }
+            /// The address is the verified email of another account (which one is
+            /// not said), or, for the verification, the user has no email address,
+            /// or it is verified already.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/me/patch(updateProfile)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.EmailConflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.EmailConflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The body is over 64 KiB.
             ///
             /// - Remark: Generated from `#/paths//users/me/patch(updateProfile)/responses/413`.
@@ -7259,22 +7294,22 @@ public enum Operations {
                     }
                 }
             }
-            /// The user's writes (POST, PUT, PATCH and DELETE with a token, all
-            /// their tokens together) are over the server's rate, 50 a second on
-            /// average in bursts of up to 500 by default (`--user-write-rate`,
-            /// counted by each instance). Refused before anything is written; try
-            /// again after `Retry-After` seconds.
+            /// The user was sent 5 email verification codes within the hour (`detail`
+            /// "at most 5 verification codes are sent an hour; try again in … s"),
+            /// or the user's writes are over the server's rate (`detail` as in
+            /// `WriteRateExceeded`). Nothing is changed; try again after
+            /// `Retry-After` seconds.
             ///
             ///
             /// - Remark: Generated from `#/paths//users/me/patch(updateProfile)/responses/429`.
             ///
             /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.WriteRateExceeded)
+            case tooManyRequests(Components.Responses.TooManyCodesOrWrites)
             /// The associated value of the enum case if `self` is `.tooManyRequests`.
             ///
             /// - Throws: An error if `self` is not `.tooManyRequests`.
             /// - SeeAlso: `.tooManyRequests`.
-            public var tooManyRequests: Components.Responses.WriteRateExceeded {
+            public var tooManyRequests: Components.Responses.TooManyCodesOrWrites {
                 get throws {
                     switch self {
                     case let .tooManyRequests(response):
@@ -8251,6 +8286,1892 @@ public enum Operations {
             }
             public static var allCases: [Self] {
                 [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The signed-in user's sessions, most recently used first
+    ///
+    /// Each live token of the user is a session: made by a registration, a
+    /// login or a confirmed password reset. Most recently used first (ties:
+    /// the newest first). `lastUsedAt` is the latest use to the second; this
+    /// listing is a use of the current token. An instance keeps the last use
+    /// in memory up to a minute before storing it, so another instance may
+    /// show it up to a minute late. `expiresAt` is `lastUsedAt` + 30 days,
+    /// at most `createdAt` + 365 days.
+    ///
+    ///
+    /// - Remark: HTTP `GET /users/me/sessions`.
+    /// - Remark: Generated from `#/paths//users/me/sessions/get(listSessions)`.
+    public enum ListSessions {
+        public static let id: Swift.String = "listSessions"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/users/me/sessions/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListSessions.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListSessions.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListSessions.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.ListSessions.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/users/me/sessions/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                    /// caching convention in the description of this API):
+                    /// `public, max-age=300` on the reads of a public endpoint sent without
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
+                    /// with one, and on every response of a token-protected endpoint,
+                    /// `POST /users` and `POST /users/login`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/users/me/sessions/GET/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/users/me/sessions/GET/responses/200/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(
+                        cacheControl: Components.Headers.CacheControl,
+                        xRequestID: Components.Headers.XRequestID
+                    ) {
+                        self.cacheControl = cacheControl
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ListSessions.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/users/me/sessions/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/users/me/sessions/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.SessionList)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.SessionList {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListSessions.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ListSessions.Output.Ok.Headers,
+                    body: Operations.ListSessions.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The user's live sessions.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/sessions/get(listSessions)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListSessions.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListSessions.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A parameter or field is missing or invalid (the detail names it), or
+            /// the request is malformed. For a body: not JSON, not UTF-8 (or with a
+            /// byte order mark), nested deeper than 32, more than 10,000 values, a
+            /// member name given twice or with more than 30 combining marks in a
+            /// row, a number beyond a double, a lone surrogate escape, or an
+            /// unknown field.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/me/sessions/get(listSessions)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The token is missing, unknown, expired or revoked.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/sessions/get(listSessions)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target is over 8 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/sessions/get(listSessions)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 16 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/sessions/get(listSessions)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The user data cannot be reached: with `--database-url`, PostgreSQL
+            /// is down or restarting. Answered within 2 s, never a hang; catalog
+            /// reads keep working, and the server reconnects by itself. Try again
+            /// after `Retry-After` seconds.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/me/sessions/get(listSessions)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.StoreUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.StoreUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// End one of the signed-in user's sessions
+    ///
+    /// Its token stops working at once, the current one included (that is a
+    /// logout): the session of a lost phone ends without a password change.
+    /// Another user's session, or no such session → 404.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /users/me/sessions/{sessionID}`.
+    /// - Remark: Generated from `#/paths//users/me/sessions/{sessionID}/delete(revokeSession)`.
+    public enum RevokeSession {
+        public static let id: Swift.String = "revokeSession"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/users/me/sessions/{sessionID}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// A `sessionID` of `GET /users/me/sessions`.
+                ///
+                /// - Remark: Generated from `#/paths/users/me/sessions/{sessionID}/DELETE/path/sessionID`.
+                public var sessionID: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - sessionID: A `sessionID` of `GET /users/me/sessions`.
+                public init(sessionID: Swift.String) {
+                    self.sessionID = sessionID
+                }
+            }
+            public var path: Operations.RevokeSession.Input.Path
+            /// - Remark: Generated from `#/paths/users/me/sessions/{sessionID}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RevokeSession.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RevokeSession.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.RevokeSession.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.RevokeSession.Input.Path,
+                headers: Operations.RevokeSession.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// Done; no body.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/sessions/{sessionID}/delete(revokeSession)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Components.Responses.NoContent)
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Components.Responses.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A parameter or field is missing or invalid (the detail names it), or
+            /// the request is malformed. For a body: not JSON, not UTF-8 (or with a
+            /// byte order mark), nested deeper than 32, more than 10,000 values, a
+            /// member name given twice or with more than 30 combining marks in a
+            /// row, a number beyond a double, a lone surrogate escape, or an
+            /// unknown field.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/me/sessions/{sessionID}/delete(revokeSession)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The token is missing, unknown, expired or revoked.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/sessions/{sessionID}/delete(revokeSession)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The user has no live session of this `sessionID` (another user's is not found either).
+            ///
+            /// - Remark: Generated from `#/paths//users/me/sessions/{sessionID}/delete(revokeSession)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.SessionNotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.SessionNotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target is over 8 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/sessions/{sessionID}/delete(revokeSession)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The user's writes (POST, PUT, PATCH and DELETE with a token, all
+            /// their tokens together) are over the server's rate, 50 a second on
+            /// average in bursts of up to 500 by default (`--user-write-rate`,
+            /// counted by each instance). Refused before anything is written; try
+            /// again after `Retry-After` seconds.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/me/sessions/{sessionID}/delete(revokeSession)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.WriteRateExceeded)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.WriteRateExceeded {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 16 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/sessions/{sessionID}/delete(revokeSession)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The user data cannot be reached: with `--database-url`, PostgreSQL
+            /// is down or restarting. Answered within 2 s, never a hang; catalog
+            /// reads keep working, and the server reconnects by itself. Try again
+            /// after `Retry-After` seconds.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/me/sessions/{sessionID}/delete(revokeSession)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.StoreUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.StoreUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Verify the email address with the code sent to it
+    ///
+    /// `code`: the 6 digits of the last message sent to the address (a
+    /// string; anything else → 400 naming `code`, not counted). A code works
+    /// for an hour after it is sent and for 5 wrong tries; a wrong one → 400
+    /// naming `code`, and after the fifth the code is void (400 until a new
+    /// one, `POST /users/me/email/verify/resend`). No email, or one already
+    /// verified → 409; an address another account verified first → 409. The
+    /// token is checked before the body.
+    ///
+    ///
+    /// - Remark: HTTP `POST /users/me/email/verify`.
+    /// - Remark: Generated from `#/paths//users/me/email/verify/post(verifyEmail)`.
+    public enum VerifyEmail {
+        public static let id: Swift.String = "verifyEmail"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/users/me/email/verify/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VerifyEmail.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VerifyEmail.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.VerifyEmail.Input.Headers
+            /// - Remark: Generated from `#/paths/users/me/email/verify/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/users/me/email/verify/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.EmailVerification)
+            }
+            public var body: Operations.VerifyEmail.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.VerifyEmail.Input.Headers = .init(),
+                body: Operations.VerifyEmail.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/users/me/email/verify/POST/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                    /// caching convention in the description of this API):
+                    /// `public, max-age=300` on the reads of a public endpoint sent without
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
+                    /// with one, and on every response of a token-protected endpoint,
+                    /// `POST /users` and `POST /users/login`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/users/me/email/verify/POST/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/users/me/email/verify/POST/responses/200/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(
+                        cacheControl: Components.Headers.CacheControl,
+                        xRequestID: Components.Headers.XRequestID
+                    ) {
+                        self.cacheControl = cacheControl
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.VerifyEmail.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/users/me/email/verify/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/users/me/email/verify/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.User)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.User {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.VerifyEmail.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.VerifyEmail.Output.Ok.Headers,
+                    body: Operations.VerifyEmail.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The user, with `emailVerified` true.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/post(verifyEmail)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.VerifyEmail.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.VerifyEmail.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A parameter or field is missing or invalid (the detail names it), or
+            /// the request is malformed. For a body: not JSON, not UTF-8 (or with a
+            /// byte order mark), nested deeper than 32, more than 10,000 values, a
+            /// member name given twice or with more than 30 combining marks in a
+            /// row, a number beyond a double, a lone surrogate escape, or an
+            /// unknown field.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/post(verifyEmail)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The token is missing, unknown, expired or revoked.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/post(verifyEmail)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The address is the verified email of another account (which one is
+            /// not said), or, for the verification, the user has no email address,
+            /// or it is verified already.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/post(verifyEmail)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.EmailConflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.EmailConflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is over 64 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/post(verifyEmail)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target is over 8 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/post(verifyEmail)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Content-Type` is missing or not one the operation accepts
+            /// (`application/json`; `PATCH /users/me` also takes
+            /// `application/merge-patch+json`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/post(verifyEmail)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The user's writes (POST, PUT, PATCH and DELETE with a token, all
+            /// their tokens together) are over the server's rate, 50 a second on
+            /// average in bursts of up to 500 by default (`--user-write-rate`,
+            /// counted by each instance). Refused before anything is written; try
+            /// again after `Retry-After` seconds.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/post(verifyEmail)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.WriteRateExceeded)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.WriteRateExceeded {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 16 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/post(verifyEmail)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The user data cannot be reached: with `--database-url`, PostgreSQL
+            /// is down or restarting. Answered within 2 s, never a hang; catalog
+            /// reads keep working, and the server reconnects by itself. Try again
+            /// after `Retry-After` seconds.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/post(verifyEmail)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.StoreUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.StoreUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Send a new code to the unverified email address
+    ///
+    /// No body, or `{}`. A new code goes to the address and the old one stops
+    /// working. At most 5 codes an hour (the one of `PATCH /users/me`
+    /// included) → 429 past that. No email, or one already verified → 409;
+    /// a server that sends no mail → 400.
+    ///
+    ///
+    /// - Remark: HTTP `POST /users/me/email/verify/resend`.
+    /// - Remark: Generated from `#/paths//users/me/email/verify/resend/post(resendEmailCode)`.
+    public enum ResendEmailCode {
+        public static let id: Swift.String = "resendEmailCode"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/users/me/email/verify/resend/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ResendEmailCode.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ResendEmailCode.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ResendEmailCode.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.ResendEmailCode.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// Accepted; what happens next is told by mail.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/resend/post(resendEmailCode)/responses/202`.
+            ///
+            /// HTTP response code: `202 accepted`.
+            case accepted(Components.Responses.Accepted)
+            /// The associated value of the enum case if `self` is `.accepted`.
+            ///
+            /// - Throws: An error if `self` is not `.accepted`.
+            /// - SeeAlso: `.accepted`.
+            public var accepted: Components.Responses.Accepted {
+                get throws {
+                    switch self {
+                    case let .accepted(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "accepted",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A parameter or field is missing or invalid (the detail names it), or
+            /// the request is malformed. For a body: not JSON, not UTF-8 (or with a
+            /// byte order mark), nested deeper than 32, more than 10,000 values, a
+            /// member name given twice or with more than 30 combining marks in a
+            /// row, a number beyond a double, a lone surrogate escape, or an
+            /// unknown field.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/resend/post(resendEmailCode)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The token is missing, unknown, expired or revoked.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/resend/post(resendEmailCode)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The address is the verified email of another account (which one is
+            /// not said), or, for the verification, the user has no email address,
+            /// or it is verified already.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/resend/post(resendEmailCode)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.EmailConflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.EmailConflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is over 64 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/resend/post(resendEmailCode)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target is over 8 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/resend/post(resendEmailCode)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The user was sent 5 email verification codes within the hour (`detail`
+            /// "at most 5 verification codes are sent an hour; try again in … s"),
+            /// or the user's writes are over the server's rate (`detail` as in
+            /// `WriteRateExceeded`). Nothing is changed; try again after
+            /// `Retry-After` seconds.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/resend/post(resendEmailCode)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyCodesOrWrites)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyCodesOrWrites {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 16 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/resend/post(resendEmailCode)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The user data cannot be reached: with `--database-url`, PostgreSQL
+            /// is down or restarting. Answered within 2 s, never a hang; catalog
+            /// reads keep working, and the server reconnects by itself. Try again
+            /// after `Retry-After` seconds.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/me/email/verify/resend/post(resendEmailCode)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.StoreUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.StoreUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Ask for a password reset token by mail
+    ///
+    /// The same `202` and body whether or not the address (in any letter
+    /// case) is an account's verified email, and whether or not this server
+    /// sends mail, in about the same time: nothing in the answer tells
+    /// whether an address has an account. When it is one, a message with a
+    /// reset token goes to it: at least 128 random bits, stored only as a
+    /// digest, good for one use within 30 minutes of being sent (a newer
+    /// token does not void an older one). At most 5 reset messages an hour
+    /// per address: past that the answer is the same, and nothing is sent.
+    /// Text that cannot be an address at all → 400 naming `email`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /users/password-reset`.
+    /// - Remark: Generated from `#/paths//users/password-reset/post(requestPasswordReset)`.
+    public enum RequestPasswordReset {
+        public static let id: Swift.String = "requestPasswordReset"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/users/password-reset/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RequestPasswordReset.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RequestPasswordReset.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.RequestPasswordReset.Input.Headers
+            /// - Remark: Generated from `#/paths/users/password-reset/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/users/password-reset/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.PasswordResetRequest)
+            }
+            public var body: Operations.RequestPasswordReset.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.RequestPasswordReset.Input.Headers = .init(),
+                body: Operations.RequestPasswordReset.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// Accepted; what happens next is told by mail.
+            ///
+            /// - Remark: Generated from `#/paths//users/password-reset/post(requestPasswordReset)/responses/202`.
+            ///
+            /// HTTP response code: `202 accepted`.
+            case accepted(Components.Responses.Accepted)
+            /// The associated value of the enum case if `self` is `.accepted`.
+            ///
+            /// - Throws: An error if `self` is not `.accepted`.
+            /// - SeeAlso: `.accepted`.
+            public var accepted: Components.Responses.Accepted {
+                get throws {
+                    switch self {
+                    case let .accepted(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "accepted",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A parameter or field is missing or invalid (the detail names it), or
+            /// the request is malformed. For a body: not JSON, not UTF-8 (or with a
+            /// byte order mark), nested deeper than 32, more than 10,000 values, a
+            /// member name given twice or with more than 30 combining marks in a
+            /// row, a number beyond a double, a lone surrogate escape, or an
+            /// unknown field.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/password-reset/post(requestPasswordReset)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is over 64 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//users/password-reset/post(requestPasswordReset)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target is over 8 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//users/password-reset/post(requestPasswordReset)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Content-Type` is missing or not one the operation accepts
+            /// (`application/json`; `PATCH /users/me` also takes
+            /// `application/merge-patch+json`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/password-reset/post(requestPasswordReset)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 16 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//users/password-reset/post(requestPasswordReset)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The user data cannot be reached: with `--database-url`, PostgreSQL
+            /// is down or restarting. Answered within 2 s, never a hang; catalog
+            /// reads keep working, and the server reconnects by itself. Try again
+            /// after `Retry-After` seconds.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/password-reset/post(requestPasswordReset)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.StoreUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.StoreUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Set a new password with a reset token, and sign in
+    ///
+    /// Answers as a login does: a new session (`Cache-Control: no-store`).
+    /// Every other token of the user stops working, and so do the user's
+    /// other reset tokens. A token that was never sent, was used or expired
+    /// → 400 naming `token`; a `newPassword` refused as at registration →
+    /// 400 naming it, and the token stays good. Hashing the new password
+    /// counts toward the client address's password hashes (429).
+    ///
+    ///
+    /// - Remark: HTTP `POST /users/password-reset/confirm`.
+    /// - Remark: Generated from `#/paths//users/password-reset/confirm/post(confirmPasswordReset)`.
+    public enum ConfirmPasswordReset {
+        public static let id: Swift.String = "confirmPasswordReset"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/users/password-reset/confirm/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ConfirmPasswordReset.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ConfirmPasswordReset.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ConfirmPasswordReset.Input.Headers
+            /// - Remark: Generated from `#/paths/users/password-reset/confirm/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/users/password-reset/confirm/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.PasswordResetConfirmation)
+            }
+            public var body: Operations.ConfirmPasswordReset.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.ConfirmPasswordReset.Input.Headers = .init(),
+                body: Operations.ConfirmPasswordReset.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/users/password-reset/confirm/POST/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// What caches may do with the response (RFC 9111 §5.2.2; see the
+                    /// caching convention in the description of this API):
+                    /// `public, max-age=300` on the reads of a public endpoint sent without
+                    /// an `Authorization` header (`public, max-age=86400` on a photograph);
+                    /// `no-cache` on every answer of `GET /catalog/changes`; `no-store` on every response to a request
+                    /// with one, and on every response of a token-protected endpoint,
+                    /// `POST /users` and `POST /users/login`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/users/password-reset/confirm/POST/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl
+                    /// The id of this request in the server's log: the client's own
+                    /// `X-Request-ID` when it is 1 to 128 of `A-Z a-z 0-9 - _ . : + / =`,
+                    /// otherwise one the server made.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/users/password-reset/confirm/POST/responses/200/headers/X-Request-ID`.
+                    public var xRequestID: Components.Headers.XRequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: What caches may do with the response (RFC 9111 §5.2.2; see the
+                    ///   - xRequestID: The id of this request in the server's log: the client's own
+                    public init(
+                        cacheControl: Components.Headers.CacheControl,
+                        xRequestID: Components.Headers.XRequestID
+                    ) {
+                        self.cacheControl = cacheControl
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ConfirmPasswordReset.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/users/password-reset/confirm/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/users/password-reset/confirm/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.AuthResponse)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.AuthResponse {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ConfirmPasswordReset.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ConfirmPasswordReset.Output.Ok.Headers,
+                    body: Operations.ConfirmPasswordReset.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The password is set; the token signs the user in.
+            ///
+            /// - Remark: Generated from `#/paths//users/password-reset/confirm/post(confirmPasswordReset)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ConfirmPasswordReset.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ConfirmPasswordReset.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A parameter or field is missing or invalid (the detail names it), or
+            /// the request is malformed. For a body: not JSON, not UTF-8 (or with a
+            /// byte order mark), nested deeper than 32, more than 10,000 values, a
+            /// member name given twice or with more than 30 combining marks in a
+            /// row, a number beyond a double, a lone surrogate escape, or an
+            /// unknown field.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/password-reset/confirm/post(confirmPasswordReset)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is over 64 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//users/password-reset/confirm/post(confirmPasswordReset)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target is over 8 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//users/password-reset/confirm/post(confirmPasswordReset)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Content-Type` is missing or not one the operation accepts
+            /// (`application/json`; `PATCH /users/me` also takes
+            /// `application/merge-patch+json`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/password-reset/confirm/post(confirmPasswordReset)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's address already has as many password hashes running or
+            /// queued as it may (2, `--hashes-per-client`); the server refuses at
+            /// once. Try again after `Retry-After` seconds.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/password-reset/confirm/post(confirmPasswordReset)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyHashes)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyHashes {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 16 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//users/password-reset/confirm/post(confirmPasswordReset)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many password hashes are queued; the server refuses at once
+            /// rather than pile up work. Also answered, with its own `detail`, when
+            /// the user data cannot be reached (see `StoreUnavailable`). Try again
+            /// after `Retry-After` seconds.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//users/password-reset/confirm/post(confirmPasswordReset)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.HashingBusy)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.HashingBusy {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
                     .applicationProblemJson
                 ]
             }

@@ -300,13 +300,22 @@ public protocol APIProtocol: Sendable {
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output
     /// Change the profile (a JSON merge patch)
     ///
-    /// A JSON merge patch (RFC 7396) of `displayName` and `home`: a member
-    /// present sets the field, `null` clears it, a missing one stays. The
-    /// body is `application/merge-patch+json` or `application/json`
+    /// A JSON merge patch (RFC 7396) of `displayName`, `home` and `email`: a
+    /// member present sets the field, `null` clears it, a missing one stays.
+    /// The body is `application/merge-patch+json` or `application/json`
     /// (parameters such as `charset` allowed); a missing or other
     /// `Content-Type` → 415, a body that is not a JSON object → 400, a bad
     /// or unknown member → 400 naming it. The patch is applied whole or not
     /// at all. The token is checked before the body.
+    ///
+    /// A new `email` is kept unverified and a message with a 6-digit code
+    /// goes to it (`POST /users/me/email/verify`); the same address in
+    /// another letter case only changes how it is written; `null` removes
+    /// it. Replacing or removing a verified address sends that address a
+    /// notice, and voids the reset tokens sent to it. On a server that sends
+    /// no mail (no `--smtp-url`), an email → 400 naming `email`. An address
+    /// another account has verified → 409 (not saying which); past 5 codes
+    /// within the hour → 429.
     ///
     ///
     /// - Remark: HTTP `PATCH /users/me`.
@@ -336,6 +345,84 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /users/me/password`.
     /// - Remark: Generated from `#/paths//users/me/password/put(changePassword)`.
     func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output
+    /// The signed-in user's sessions, most recently used first
+    ///
+    /// Each live token of the user is a session: made by a registration, a
+    /// login or a confirmed password reset. Most recently used first (ties:
+    /// the newest first). `lastUsedAt` is the latest use to the second; this
+    /// listing is a use of the current token. An instance keeps the last use
+    /// in memory up to a minute before storing it, so another instance may
+    /// show it up to a minute late. `expiresAt` is `lastUsedAt` + 30 days,
+    /// at most `createdAt` + 365 days.
+    ///
+    ///
+    /// - Remark: HTTP `GET /users/me/sessions`.
+    /// - Remark: Generated from `#/paths//users/me/sessions/get(listSessions)`.
+    func listSessions(_ input: Operations.ListSessions.Input) async throws -> Operations.ListSessions.Output
+    /// End one of the signed-in user's sessions
+    ///
+    /// Its token stops working at once, the current one included (that is a
+    /// logout): the session of a lost phone ends without a password change.
+    /// Another user's session, or no such session → 404.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /users/me/sessions/{sessionID}`.
+    /// - Remark: Generated from `#/paths//users/me/sessions/{sessionID}/delete(revokeSession)`.
+    func revokeSession(_ input: Operations.RevokeSession.Input) async throws -> Operations.RevokeSession.Output
+    /// Verify the email address with the code sent to it
+    ///
+    /// `code`: the 6 digits of the last message sent to the address (a
+    /// string; anything else → 400 naming `code`, not counted). A code works
+    /// for an hour after it is sent and for 5 wrong tries; a wrong one → 400
+    /// naming `code`, and after the fifth the code is void (400 until a new
+    /// one, `POST /users/me/email/verify/resend`). No email, or one already
+    /// verified → 409; an address another account verified first → 409. The
+    /// token is checked before the body.
+    ///
+    ///
+    /// - Remark: HTTP `POST /users/me/email/verify`.
+    /// - Remark: Generated from `#/paths//users/me/email/verify/post(verifyEmail)`.
+    func verifyEmail(_ input: Operations.VerifyEmail.Input) async throws -> Operations.VerifyEmail.Output
+    /// Send a new code to the unverified email address
+    ///
+    /// No body, or `{}`. A new code goes to the address and the old one stops
+    /// working. At most 5 codes an hour (the one of `PATCH /users/me`
+    /// included) → 429 past that. No email, or one already verified → 409;
+    /// a server that sends no mail → 400.
+    ///
+    ///
+    /// - Remark: HTTP `POST /users/me/email/verify/resend`.
+    /// - Remark: Generated from `#/paths//users/me/email/verify/resend/post(resendEmailCode)`.
+    func resendEmailCode(_ input: Operations.ResendEmailCode.Input) async throws -> Operations.ResendEmailCode.Output
+    /// Ask for a password reset token by mail
+    ///
+    /// The same `202` and body whether or not the address (in any letter
+    /// case) is an account's verified email, and whether or not this server
+    /// sends mail, in about the same time: nothing in the answer tells
+    /// whether an address has an account. When it is one, a message with a
+    /// reset token goes to it: at least 128 random bits, stored only as a
+    /// digest, good for one use within 30 minutes of being sent (a newer
+    /// token does not void an older one). At most 5 reset messages an hour
+    /// per address: past that the answer is the same, and nothing is sent.
+    /// Text that cannot be an address at all → 400 naming `email`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /users/password-reset`.
+    /// - Remark: Generated from `#/paths//users/password-reset/post(requestPasswordReset)`.
+    func requestPasswordReset(_ input: Operations.RequestPasswordReset.Input) async throws -> Operations.RequestPasswordReset.Output
+    /// Set a new password with a reset token, and sign in
+    ///
+    /// Answers as a login does: a new session (`Cache-Control: no-store`).
+    /// Every other token of the user stops working, and so do the user's
+    /// other reset tokens. A token that was never sent, was used or expired
+    /// → 400 naming `token`; a `newPassword` refused as at registration →
+    /// 400 naming it, and the token stays good. Hashing the new password
+    /// counts toward the client address's password hashes (429).
+    ///
+    ///
+    /// - Remark: HTTP `POST /users/password-reset/confirm`.
+    /// - Remark: Generated from `#/paths//users/password-reset/confirm/post(confirmPasswordReset)`.
+    func confirmPasswordReset(_ input: Operations.ConfirmPasswordReset.Input) async throws -> Operations.ConfirmPasswordReset.Output
     /// Reset; erase the signed-in user's favorites, recents and walks
     ///
     /// Erases the user's favorites, recently viewed photos and walks, in
@@ -1026,13 +1113,22 @@ extension APIProtocol {
     }
     /// Change the profile (a JSON merge patch)
     ///
-    /// A JSON merge patch (RFC 7396) of `displayName` and `home`: a member
-    /// present sets the field, `null` clears it, a missing one stays. The
-    /// body is `application/merge-patch+json` or `application/json`
+    /// A JSON merge patch (RFC 7396) of `displayName`, `home` and `email`: a
+    /// member present sets the field, `null` clears it, a missing one stays.
+    /// The body is `application/merge-patch+json` or `application/json`
     /// (parameters such as `charset` allowed); a missing or other
     /// `Content-Type` → 415, a body that is not a JSON object → 400, a bad
     /// or unknown member → 400 naming it. The patch is applied whole or not
     /// at all. The token is checked before the body.
+    ///
+    /// A new `email` is kept unverified and a message with a 6-digit code
+    /// goes to it (`POST /users/me/email/verify`); the same address in
+    /// another letter case only changes how it is written; `null` removes
+    /// it. Replacing or removing a verified address sends that address a
+    /// notice, and voids the reset tokens sent to it. On a server that sends
+    /// no mail (no `--smtp-url`), an email → 400 naming `email`. An address
+    /// another account has verified → 409 (not saying which); past 5 codes
+    /// within the hour → 429.
     ///
     ///
     /// - Remark: HTTP `PATCH /users/me`.
@@ -1084,6 +1180,120 @@ extension APIProtocol {
         body: Operations.ChangePassword.Input.Body
     ) async throws -> Operations.ChangePassword.Output {
         try await changePassword(Operations.ChangePassword.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The signed-in user's sessions, most recently used first
+    ///
+    /// Each live token of the user is a session: made by a registration, a
+    /// login or a confirmed password reset. Most recently used first (ties:
+    /// the newest first). `lastUsedAt` is the latest use to the second; this
+    /// listing is a use of the current token. An instance keeps the last use
+    /// in memory up to a minute before storing it, so another instance may
+    /// show it up to a minute late. `expiresAt` is `lastUsedAt` + 30 days,
+    /// at most `createdAt` + 365 days.
+    ///
+    ///
+    /// - Remark: HTTP `GET /users/me/sessions`.
+    /// - Remark: Generated from `#/paths//users/me/sessions/get(listSessions)`.
+    public func listSessions(headers: Operations.ListSessions.Input.Headers = .init()) async throws -> Operations.ListSessions.Output {
+        try await listSessions(Operations.ListSessions.Input(headers: headers))
+    }
+    /// End one of the signed-in user's sessions
+    ///
+    /// Its token stops working at once, the current one included (that is a
+    /// logout): the session of a lost phone ends without a password change.
+    /// Another user's session, or no such session → 404.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /users/me/sessions/{sessionID}`.
+    /// - Remark: Generated from `#/paths//users/me/sessions/{sessionID}/delete(revokeSession)`.
+    public func revokeSession(
+        path: Operations.RevokeSession.Input.Path,
+        headers: Operations.RevokeSession.Input.Headers = .init()
+    ) async throws -> Operations.RevokeSession.Output {
+        try await revokeSession(Operations.RevokeSession.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Verify the email address with the code sent to it
+    ///
+    /// `code`: the 6 digits of the last message sent to the address (a
+    /// string; anything else → 400 naming `code`, not counted). A code works
+    /// for an hour after it is sent and for 5 wrong tries; a wrong one → 400
+    /// naming `code`, and after the fifth the code is void (400 until a new
+    /// one, `POST /users/me/email/verify/resend`). No email, or one already
+    /// verified → 409; an address another account verified first → 409. The
+    /// token is checked before the body.
+    ///
+    ///
+    /// - Remark: HTTP `POST /users/me/email/verify`.
+    /// - Remark: Generated from `#/paths//users/me/email/verify/post(verifyEmail)`.
+    public func verifyEmail(
+        headers: Operations.VerifyEmail.Input.Headers = .init(),
+        body: Operations.VerifyEmail.Input.Body
+    ) async throws -> Operations.VerifyEmail.Output {
+        try await verifyEmail(Operations.VerifyEmail.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Send a new code to the unverified email address
+    ///
+    /// No body, or `{}`. A new code goes to the address and the old one stops
+    /// working. At most 5 codes an hour (the one of `PATCH /users/me`
+    /// included) → 429 past that. No email, or one already verified → 409;
+    /// a server that sends no mail → 400.
+    ///
+    ///
+    /// - Remark: HTTP `POST /users/me/email/verify/resend`.
+    /// - Remark: Generated from `#/paths//users/me/email/verify/resend/post(resendEmailCode)`.
+    public func resendEmailCode(headers: Operations.ResendEmailCode.Input.Headers = .init()) async throws -> Operations.ResendEmailCode.Output {
+        try await resendEmailCode(Operations.ResendEmailCode.Input(headers: headers))
+    }
+    /// Ask for a password reset token by mail
+    ///
+    /// The same `202` and body whether or not the address (in any letter
+    /// case) is an account's verified email, and whether or not this server
+    /// sends mail, in about the same time: nothing in the answer tells
+    /// whether an address has an account. When it is one, a message with a
+    /// reset token goes to it: at least 128 random bits, stored only as a
+    /// digest, good for one use within 30 minutes of being sent (a newer
+    /// token does not void an older one). At most 5 reset messages an hour
+    /// per address: past that the answer is the same, and nothing is sent.
+    /// Text that cannot be an address at all → 400 naming `email`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /users/password-reset`.
+    /// - Remark: Generated from `#/paths//users/password-reset/post(requestPasswordReset)`.
+    public func requestPasswordReset(
+        headers: Operations.RequestPasswordReset.Input.Headers = .init(),
+        body: Operations.RequestPasswordReset.Input.Body
+    ) async throws -> Operations.RequestPasswordReset.Output {
+        try await requestPasswordReset(Operations.RequestPasswordReset.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Set a new password with a reset token, and sign in
+    ///
+    /// Answers as a login does: a new session (`Cache-Control: no-store`).
+    /// Every other token of the user stops working, and so do the user's
+    /// other reset tokens. A token that was never sent, was used or expired
+    /// → 400 naming `token`; a `newPassword` refused as at registration →
+    /// 400 naming it, and the token stays good. Hashing the new password
+    /// counts toward the client address's password hashes (429).
+    ///
+    ///
+    /// - Remark: HTTP `POST /users/password-reset/confirm`.
+    /// - Remark: Generated from `#/paths//users/password-reset/confirm/post(confirmPasswordReset)`.
+    public func confirmPasswordReset(
+        headers: Operations.ConfirmPasswordReset.Input.Headers = .init(),
+        body: Operations.ConfirmPasswordReset.Input.Body
+    ) async throws -> Operations.ConfirmPasswordReset.Output {
+        try await confirmPasswordReset(Operations.ConfirmPasswordReset.Input(
             headers: headers,
             body: body
         ))

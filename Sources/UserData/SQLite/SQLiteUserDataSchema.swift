@@ -267,5 +267,66 @@ enum SQLiteUserDataSchema {
         CREATE INDEX feedback_by_decider ON feedback(decided_by) WHERE decided_by IS NOT NULL;
         CREATE TABLE feedback_photos (photo_id TEXT PRIMARY KEY) STRICT, WITHOUT ROWID;
         """,
+        // Keeping an account. Sessions: a token expires 30 days after its last use, at
+        // most 365 after it was made; `expires_at` is kept so by every store of a last
+        // use (`TokenUseLog`), so the checks of a token stay one comparison; and the
+        // `User-Agent` that made it. Email: an optional address (`email` as given,
+        // `email_key` lowercased), verified by a 6-digit code (`email_codes`, one row per
+        // code asked for, the newest the live one, its digest written when its message
+        // is sent); a verified address belongs to one user (the partial unique index).
+        // Password resets: the tokens, as SHA-256 only (`password_resets`), and the
+        // requests of the last hour per address digest (`password_reset_requests`,
+        // transient: not copied). The mail outbox (`Outbox`, times in milliseconds).
+        """
+        ALTER TABLE tokens ADD COLUMN user_agent TEXT;
+        UPDATE tokens SET expires_at = min(last_used_at / 1000 + 2592000, created_at + 31536000);
+        ALTER TABLE users ADD COLUMN email TEXT;
+        ALTER TABLE users ADD COLUMN email_key TEXT;
+        ALTER TABLE users ADD COLUMN email_verified INTEGER NOT NULL DEFAULT 0;
+        CREATE UNIQUE INDEX users_by_verified_email ON users(email_key) WHERE email_verified = 1;
+        CREATE TABLE email_codes (
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            message INTEGER NOT NULL,
+            requested_at INTEGER NOT NULL,
+            code_digest BLOB,
+            sent_at INTEGER,
+            failures INTEGER NOT NULL DEFAULT 0
+        ) STRICT;
+        CREATE INDEX email_codes_by_user ON email_codes(user_id, sequence);
+        CREATE TABLE password_resets (
+            token_hash BLOB PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            created_at INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX password_resets_by_user ON password_resets(user_id);
+        CREATE INDEX password_resets_by_expiry ON password_resets(expires_at);
+        CREATE TABLE password_reset_requests (
+            address_digest BLOB NOT NULL,
+            requested_at INTEGER NOT NULL,
+            sent INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX password_reset_requests_by_address ON password_reset_requests(address_digest, requested_at);
+        CREATE INDEX password_reset_requests_by_time ON password_reset_requests(requested_at);
+        CREATE TABLE mail_outbox (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            message_id TEXT NOT NULL UNIQUE,
+            kind TEXT NOT NULL,
+            user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,
+            recipient TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt_at INTEGER NOT NULL,
+            claimed_by TEXT,
+            claim_expires_at INTEGER,
+            finished_at INTEGER,
+            outcome TEXT,
+            last_error TEXT
+        ) STRICT;
+        CREATE INDEX mail_outbox_pending ON mail_outbox(next_attempt_at, id) WHERE finished_at IS NULL;
+        CREATE INDEX mail_outbox_finished ON mail_outbox(finished_at) WHERE finished_at IS NOT NULL;
+        CREATE INDEX mail_outbox_by_user ON mail_outbox(user_id);
+        """,
     ])
 }

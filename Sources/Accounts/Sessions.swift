@@ -1,0 +1,119 @@
+import Basics
+import Crypto
+import Foundation
+import UserData
+
+/// The sessions of a user: each token is one, made by a registration, a login or a
+/// confirmed password reset. A token expires `idleLifetime` after its last use, and
+/// `maximumLifetime` after it was made at the latest: a phone in daily use stays
+/// signed in, a lost one's token dies a month after its last request, and none
+/// lives past a year.
+///
+/// The last use is the `TokenUseLog`'s (memory first, stored at most once a minute),
+/// which keeps `tokens.expires_at` at the sliding expiry as it stores a use; so checking
+/// a token stays one indexed comparison, and a request writes nothing.
+public struct Sessions: Sendable {
+    /// 30 days, in seconds.
+    public static let idleLifetime: Int64 = 30 * 24 * 60 * 60
+    /// 365 days, in seconds.
+    public static let maximumLifetime: Int64 = 365 * 24 * 60 * 60
+    /// The most characters of a `User-Agent` kept.
+    public static let userAgentLength = 256
+
+    let store: any UserDataStore
+    let tokenUses: TokenUseLog
+    /// The current time in Unix milliseconds.
+    let clock: @Sendable () -> Int64
+
+    /// When a token made at `createdAt` and last used at `lastUsedAt` (Unix seconds) expires.
+    static func expiry(createdAt: Int64, lastUsedAt: Int64) -> Int64 {
+        min(lastUsedAt + idleLifetime, createdAt + maximumLifetime)
+    }
+
+    /// The public name of the token with SHA-256 `digest`: the first 128 bits of the
+    /// SHA-256 of that digest, base64url. Stable, unique among a user's hundred tokens,
+    /// and no help in finding the token or the digest it is looked up by.
+    static func sessionID(digest: [UInt8]) -> String {
+        let named = SHA256.hash(data: Array("past-nyc session ".utf8) + digest)
+        return Base64.url.encode(named.withUnsafeBytes { Array($0.prefix(16)) })
+    }
+
+    /// The user's live sessions, most recently used first (ties: the newest first).
+    public func list(_ authenticated: AuthenticatedUser) throws -> [SessionSummary] {
+        let now = clock()
+        let rows = try store.read { connection in
+            try connection.query(
+                "SELECT token_hash, created_at, last_used_at, user_agent FROM tokens WHERE user_id = ? AND expires_at > ?",
+                [.integer(authenticated.userID), .integer(now / 1000)]
+            ) { (digest: $0.blob(0), createdAt: $0.int64(1), lastUsed: $0.int64(2), userAgent: $0.optionalText(3)) }
+        }
+        let sessions = rows.compactMap { row -> (summary: SessionSummary, lastUsed: Int64, createdAt: Int64)? in
+            let lastUsed = max(row.lastUsed, tokenUses.lastUse(digest: row.digest) ?? 0) / 1000
+            let expiresAt = Self.expiry(createdAt: row.createdAt, lastUsedAt: lastUsed)
+            guard expiresAt > now / 1000 else { return nil }
+            let summary = SessionSummary(
+                sessionID: Self.sessionID(digest: row.digest), createdAt: Self.date(row.createdAt),
+                lastUsedAt: Self.date(lastUsed), expiresAt: Self.date(expiresAt), userAgent: row.userAgent,
+                current: row.digest == authenticated.tokenHash)
+            return (summary, lastUsed, row.createdAt)
+        }
+        return sessions.sorted {
+            ($0.lastUsed, $0.createdAt, $1.summary.sessionID) > ($1.lastUsed, $1.createdAt, $0.summary.sessionID)
+        }.map(\.summary)
+    }
+
+    /// Ends one of the user's sessions at once (the current one included: a logout).
+    /// - Throws: `sessionNotFound` when the user has no live session of that name.
+    public func revoke(_ authenticated: AuthenticatedUser, sessionID: String) throws {
+        let now = clock() / 1000
+        try store.groupWrite { connection in
+            let digests = try connection.query(
+                "SELECT token_hash FROM tokens WHERE user_id = ? AND expires_at > ?",
+                [.integer(authenticated.userID), .integer(now)]
+            ) { $0.blob(0) }
+            guard let digest = digests.first(where: { Self.sessionID(digest: $0) == sessionID }) else {
+                throw AccountsError.sessionNotFound
+            }
+            try connection.execute("DELETE FROM tokens WHERE token_hash = ?", [.blob(digest)])
+        }
+    }
+
+    /// Inserts a new token of the user, made (and so last used) at `now` (Unix seconds)
+    /// by a request with `userAgent`, and revokes the user's least recently used tokens
+    /// beyond `Accounts.tokensPerUser` (expired ones are deleted before by the caller).
+    /// The caller holds the user's row lock.
+    static func issue(
+        for userID: Int64, user: User, userAgent: String?, now: Int64, in connection: any UserDataConnection
+    ) throws -> Session {
+        let token = AccessToken.generate()
+        let expiresAt = expiry(createdAt: now, lastUsedAt: now)
+        guard let digest = AccessToken.digest(token) else { preconditionFailure("a generated token is always well formed") }
+        try connection.execute(
+            """
+            INSERT INTO tokens (token_hash, user_id, created_at, expires_at, last_used_at, user_agent)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            [.blob(digest), .integer(userID), .integer(now), .integer(expiresAt), .integer(now * 1000),
+             userAgent.map { .text(String($0.prefix(userAgentLength))) } ?? .null])
+        let live = try connection.queryFirst(
+            "SELECT count(*) FROM tokens WHERE user_id = ? AND expires_at > ?", [.integer(userID), .integer(now)]
+        ) { $0.int64(0) } ?? 0
+        if live > Int64(Accounts.tokensPerUser) {
+            let revoked = try connection.query(
+                """
+                SELECT token_hash FROM tokens WHERE user_id = ? AND token_hash <> ?
+                ORDER BY last_used_at, created_at, token_hash LIMIT ?
+                """,
+                [.integer(userID), .blob(digest), .integer(live - Int64(Accounts.tokensPerUser))]
+            ) { $0.blob(0) }
+            for tokenHash in revoked {
+                try connection.execute("DELETE FROM tokens WHERE token_hash = ?", [.blob(tokenHash)])
+            }
+        }
+        return Session(user: user, token: token, expiresAt: date(expiresAt))
+    }
+
+    private static func date(_ seconds: Int64) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+}
