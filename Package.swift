@@ -31,6 +31,9 @@ let package = Package(
         // The small helpers every module shares, written once: hex, base64, ASCII text,
         // UTC dates, threads and a worker pool. Depends on nothing (Sources/Basics/README.md).
         .target(name: "Basics", exclude: ["README.md"]),
+        // Metrics a Prometheus scrapes: the text format, histograms, and counters one
+        // thread writes and any reads; each module writes its own families through it.
+        .target(name: "Metrics", dependencies: ["Descriptors"]),
 
         // Thin, safe wrappers over them.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
@@ -41,7 +44,7 @@ let package = Package(
         .target(
             name: "HTTPServer",
             dependencies: [
-                "Basics", "CEpoll", "Descriptors", "Gzip",
+                "Basics", "CEpoll", "Descriptors", "Gzip", "Metrics",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -50,7 +53,7 @@ let package = Package(
         // The user data behind one interface: the store protocols, the SQLite store (the
         // default, with group commit) and the PostgreSQL one (a pool), their schemas and
         // migrations, the one store error, and the copy from one store to the other.
-        .target(name: "UserData", dependencies: ["Basics", "Descriptors", "SQLite", "Postgres"]),
+        .target(name: "UserData", dependencies: ["Basics", "Descriptors", "Metrics", "SQLite", "Postgres"]),
 
         // The domain: photo catalog, and accounts with favorites.
         .target(
@@ -81,7 +84,7 @@ let package = Package(
             name: "API",
             dependencies: [
                 "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore", "Walks", "WebAssets", "CPrefetch", "Gzip",
-                .product(name: "Logging", package: "swift-log"),
+                "Metrics", .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -106,6 +109,7 @@ let package = Package(
         ),
 
         .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupportCore"]),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupportCore"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupportCore"]),
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "Descriptors", "TestSupportCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Descriptors", "TestSupport"]),
@@ -116,6 +120,6 @@ let package = Package(
         .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "UserData", "TestSupport"]),
         .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets", "HTTPServer", "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["API", "Basics", "Catalog", "HTTPServer", "WebAssets", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "UserData", "Basics", "Catalog", "SQLite", "Postgres", "TestSupport", "PastNYC", "Walks"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "UserData", "Basics", "Catalog", "Metrics", "SQLite", "Postgres", "TestSupport", "PastNYC", "Walks"]),
     ]
 )

@@ -12,6 +12,9 @@ extension RefusalRule {
     static let hashesPerClient = RefusalRule("hashes-per-client")
     /// Too many accounts created from one address within the hour.
     static let registrations = RefusalRule("registrations")
+    /// A password hash while the hasher already runs and queues all it may, from any
+    /// addresses: `503` (a refusal of capacity, as `connectionsFull` is).
+    static let hasherFull = RefusalRule("hasher-full")
 }
 
 extension AccountsError {
@@ -22,6 +25,7 @@ extension AccountsError {
         case .tooManyFailedLoginsFromClient: .loginClient
         case .tooManyHashes: .hashesPerClient
         case .tooManyRegistrations: .registrations
+        case .hasherBusy: .hasherFull
         default: nil
         }
     }
