@@ -3,14 +3,21 @@ import PackageDescription
 
 let package = Package(
     name: "past-nyc",
-    platforms: [.macOS(.v15)],
+    // The server runs on Linux (and macOS 15); the client library also on Apple's devices.
+    platforms: [.macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "past-nyc", targets: ["PastNYC"]),
+        // The Swift client of the API, for apps: `.package(url: <this repository>, from: …)`.
+        .library(name: "PastNYCClient", targets: ["PastNYCClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // The client's runtime: what its generated code calls, over URLSession.
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // C libraries of the system, wrapped below.
@@ -68,6 +75,18 @@ let package = Package(
             ]
         ),
 
+        // Feedback on the catalog and its moderation: reports of a photo's place, date,
+        // rotation or anything else, the moderators' decisions, the rotation agreement, and
+        // the corrections an acceptance appends to the user data.
+        .target(name: "Feedback", dependencies: ["Catalog", "Accounts", "UserData"]),
+        // The photographs themselves: fetched from their sources (libcurl), checked, turned and
+        // shrunk (TurboJPEG), kept on disk with a SQLite index; knows nothing of HTTP or the catalog.
+        .target(
+            name: "Images",
+            dependencies: [
+                "Basics", "Descriptors", "SQLite", "CCurl", "CTurboJPEG", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+
         // Exploring the catalog: map clusters, full-text search, walking tours.
         .target(name: "Explore", dependencies: ["Basics", "Catalog", "SQLite"]),
 
@@ -83,8 +102,9 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore", "Walks", "WebAssets", "CPrefetch", "Gzip",
-                "Metrics", .product(name: "Logging", package: "swift-log"),
+                "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore", "Walks", "Feedback", "WebAssets",
+                "CEpoll", "CPrefetch", "Gzip", "Images", "Metrics",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -92,9 +112,20 @@ let package = Package(
         .executableTarget(
             name: "PastNYC",
             dependencies: [
-                "API", "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore",
+                "API", "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore", "Images",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // The Swift client: generated from openapi.yaml (Generated/, by
+        // scripts/generate-client.sh) plus its middlewares. Depends on nothing of the server.
+        .target(
+            name: "PastNYCClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
 
@@ -105,21 +136,35 @@ let package = Package(
         // executable, gunzip; they re-export TestSupportCore.
         .target(
             name: "TestSupport",
-            dependencies: ["TestSupportCore", "Basics", "HTTPServer", "API", "Catalog", "Accounts", "Explore", "Gzip", "Descriptors", "Postgres", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TestSupportCore", "Basics", "HTTPServer", "API", "Catalog", "Accounts", "Explore", "Gzip", "Descriptors", "Postgres", "Images", .product(name: "Logging", package: "swift-log")]
         ),
 
         .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupportCore"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupportCore"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupportCore"]),
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "Descriptors", "TestSupportCore"]),
+        .testTarget(name: "ImagesTests", dependencies: ["Images", "SQLite", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Descriptors", "TestSupport"]),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "API", "Explore", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "UserDataTests", dependencies: ["UserData", "SQLite", "Postgres", "TestSupport"]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "UserData", "API", "HTTPServer", "SQLite", "TestSupport"]),
         .testTarget(name: "ExploreTests", dependencies: ["Basics", "Explore", "Catalog", "API", "HTTPServer", "Gzip", "TestSupport"]),
         .testTarget(name: "WalksTests", dependencies: ["Walks", "Catalog", "Accounts", "UserData", "TestSupport"]),
+        .testTarget(
+            name: "FeedbackTests",
+            dependencies: ["Feedback", "Catalog", "Accounts", "UserData", "API", "HTTPServer", "TestSupport"]),
         .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets", "HTTPServer", "TestSupport"]),
-        .testTarget(name: "APITests", dependencies: ["API", "Basics", "Catalog", "HTTPServer", "WebAssets", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "UserData", "Basics", "Catalog", "Metrics", "SQLite", "Postgres", "TestSupport", "PastNYC", "Walks"]),
+        .testTarget(name: "APITests", dependencies: ["API", "Basics", "Catalog", "HTTPServer", "WebAssets", "TestSupport", "Images"]),
+        // Every operation through the client against the real executable, as an app calls it.
+        .testTarget(
+            name: "PastNYCClientTests",
+            dependencies: [
+                "PastNYCClient", "PastNYC", "TestSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "UserData", "Basics", "Catalog", "SQLite", "Postgres", "TestSupport", "PastNYC", "Walks", "Feedback", "Images", "TestSupportCore"]),
     ]
 )

@@ -22,6 +22,14 @@
 #   clusters  clusters-z10, -z11, -z13: /clusters of the whole five-borough box
 #   search    /search?q= with 1-2 words of one photo's text, the last cut to a 3-5
 #             letter prefix half of the time
+#   images    images: GET /photos/{id}/image?size=600 of random photos, each fetched once
+#             from a local image origin while the pool is built (nginx serving sample
+#             JPEGs made with cjpeg, --image-origin), then served from the disk copy;
+#             images-pack: GET /images/pack of a lower-Manhattan box, about 1,100
+#             thumbnails (6 MB), its twin nginx serving a file of the same bytes. Then,
+#             once: the server's RSS while 200 clients download that pack at once
+#             (2 MB/s each), and the cost of cold misses against the origin's own time
+#             (scripts/bench/image-miss.py)
 #   tours     /tours from random Manhattan points at the default budget (and, once,
 #             `past-nyc tour-gain` on the same points: planned against greedy photos)
 #   favorites PUT /favorites/{id}, a fresh user per run, 64 connections: a durable,
@@ -84,7 +92,9 @@
 #   seconds), CONNECTIONS (64), THREADS (1, wrk's, for the GET scenarios), POOL_SIZE
 #   (1000), SEED (1), SERVER_CPUS ("0"), WRK_CPUS ("1"), BIN (.build/release/past-nyc),
 #   PASSWORD_COST (owasp with login, else test), CLUSTER_THREADS (2, wrk's, for
-#   cluster). The server starts through scripts/run-server.sh.
+#   cluster), SWAP_EVERY (unset: none; seconds between the catalog corrections accepted
+#   while the runs go on, each making a new generation: scripts/generations-bench.sh).
+#   The server starts through scripts/run-server.sh.
 #
 # Runs and duration: RUNS=3 DURATION=5s scripts/bench.sh favorites (START_RUNS=1 to
 # measure the start times once).
@@ -94,7 +104,7 @@ cd "$(dirname "$0")/.."
 PAST_NYC_BIN=${BIN:-${PAST_NYC_BIN:-.build/release/past-nyc}}
 source scripts/run-server.sh
 
-ALL_SCENARIOS="nearby region photos locations healthz topics popular clusters search tours favorites favorites-ids recents walks login cluster cluster-favorites"
+ALL_SCENARIOS="nearby region photos locations healthz topics popular clusters search tours favorites favorites-ids recents walks login cluster cluster-favorites images"
 read -r -a REQUESTED <<<"${*:-$ALL_SCENARIOS}"
 PORT=${PORT:-18080}
 NGINX_PORT=${NGINX_PORT:-18081}
@@ -147,7 +157,8 @@ start_timed() {
     # --user-write-rate allows a user, every run registers fresh users from one address,
     # and the login scenario hashes 16 logins of one address at once.
     CATALOG="" DATA_DIR=$TMP SERVER_PORT=$PORT SERVER_LOG_LEVEL=info SERVER_START_SECONDS=$HEALTH_TIMEOUT_SECONDS \
-        start_server "$PASSWORD_COST" --user-write-rate 0 --registrations-per-hour 0 --hashes-per-client 0
+        start_server "$PASSWORD_COST" --user-write-rate 0 --registrations-per-hour 0 --hashes-per-client 0 \
+        "${IMAGE_OPTIONS[@]}"
     wait_healthy "$BASE_URL" "$HEALTH_TIMEOUT_SECONDS" "$SERVER_PID"
     STARTUP_MS=$(( $(now_ms) - started ))
 }
@@ -167,11 +178,64 @@ NAMES=(); POOLED=(); declare -A LABEL SIZE GOAL_RATIO GOAL_RPS GOAL_P99 TARGET_U
 for requested in "${REQUESTED[@]}"; do
     case "$requested" in
         walks | walks-accept | walks-reject | walks-batch | login | cluster | cluster-favorites*) ;;
-        nearby* | region* | photos | locations | healthz | topics | popular | clusters* | search | tours | favorites | favorites-ids | recents)
+        nearby* | region* | photos | locations | healthz | topics | popular | clusters* | search | tours | favorites | favorites-ids | recents | images*)
             POOLED+=("$requested") ;;
         *) echo "bench: unknown scenario '$requested' (known: $ALL_SCENARIOS)" >&2; exit 1 ;;
     esac
 done
+
+# --- the image origin ------------------------------------------------------------
+
+# For the images scenarios: nginx on ORIGIN_PORT answers every source path with one of
+# four sample JPEGs (600 px for the 600 px paths, thumbnails for /thumb/, chosen by
+# the path), and the server fetches from it (--image-origin).
+IMAGE_OPTIONS=()
+ORIGIN_PID=""
+at_exit 'if [[ -n "$ORIGIN_PID" ]]; then kill "$ORIGIN_PID" 2>/dev/null; wait "$ORIGIN_PID" 2>/dev/null; fi'
+if [[ " ${REQUESTED[*]} " == *" images"* ]]; then
+    command -v cjpeg >/dev/null || { echo "bench: cjpeg is required for images (apt-get install -y libjpeg-turbo-progs)" >&2; exit 1; }
+    ORIGIN_PORT=${ORIGIN_PORT:-18082}
+    mkdir -p "$WORK/origin/www" "$WORK/origin/logs"
+    # Photographs are mostly smooth with grain: a gradient with noise, at quality 85.
+    for sample in 1 2 3 4; do
+        python3 scripts/bench/sample-ppm.py 600 $((380 + sample * 20)) "$sample" | cjpeg -quality 85 >"$WORK/origin/www/full$sample.jpg"
+        python3 scripts/bench/sample-ppm.py 150 100 "$sample" | cjpeg -quality 85 >"$WORK/origin/www/thumb$sample.jpg"
+    done
+    cat >"$WORK/origin/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $WORK/origin/nginx.pid;
+error_log $WORK/origin/logs/error.log;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    keepalive_requests 1000000;
+    client_body_temp_path $WORK/origin/body;
+    proxy_temp_path $WORK/origin/proxy;
+    fastcgi_temp_path $WORK/origin/fastcgi;
+    uwsgi_temp_path $WORK/origin/uwsgi;
+    scgi_temp_path $WORK/origin/scgi;
+    split_clients "\$request_uri" \$sample { 25% 1; 25% 2; 25% 3; * 4; }
+    server {
+        listen 127.0.0.1:$ORIGIN_PORT;
+        root $WORK/origin/www;
+        default_type image/jpeg;
+        location ~ /thumb/ { try_files /thumb\$sample.jpg =404; }
+        location / { try_files /full\$sample.jpg =404; }
+    }
+}
+CONF
+    # nginx's workers run as nobody: the samples must be theirs to read (mktemp's 0700).
+    chmod a+rX "$WORK" && chmod -R a+rX "$WORK/origin"
+    (on_cpus "$WRK_CPUS" nginx -p "$WORK/origin" -c "$WORK/origin/nginx.conf" -e "$WORK/origin/logs/error.log") &
+    ORIGIN_PID=$!
+    until curl -s -o /dev/null "http://127.0.0.1:$ORIGIN_PORT/600px/x.jpg"; do
+        kill -0 "$ORIGIN_PID" 2>/dev/null || { echo "bench: the image origin's nginx exited" >&2; exit 1; }
+        sleep 0.01
+    done
+    IMAGE_OPTIONS=(--image-origin "http://127.0.0.1:$ORIGIN_PORT")
+fi
 
 # --- start times -------------------------------------------------------------------
 
@@ -250,6 +314,8 @@ for name in "${NAMES[@]}"; do
         favorites | recents) GOAL_RATIO[$name]=5; GOAL_P99[$name]=20 ;;
         healthz | clusters-*) GOAL_RATIO[$name]=0.5; GOAL_P99[$name]=5 ;;
         search) GOAL_RPS[$name]=10000; GOAL_P99[$name]=10 ;;
+        images) GOAL_RATIO[$name]=0.9; GOAL_P99[$name]=5 ;;
+        images-pack) GOAL_RATIO[$name]=0.8; GOAL_P99[$name]=1000 ;;
     esac
 done
 
@@ -360,6 +426,17 @@ done
 # The nginx worker: the process whose CPU time nginx's requests cost.
 NGINX_WORKER=""
 until [[ -n "$NGINX_WORKER" ]]; do NGINX_WORKER=$(pgrep -P "$NGINX_PID" | head -n 1); sleep 0.01; done
+
+# Generations of the catalog all along the runs: a correction accepted every SWAP_EVERY
+# seconds (after the pools were drawn), each swapping a new generation in.
+if [[ -n "${SWAP_EVERY:-}" ]]; then
+    (swap=0; while sleep "$SWAP_EVERY"; do
+        swap=$((swap + 1))
+        python3 scripts/bench/accept-corrections.py "$TMP" 1 "$swap" >/dev/null
+    done) &
+    SWAPPER=$!
+    at_exit 'kill "$SWAPPER" 2>/dev/null || true'
+fi
 
 # --- runs ----------------------------------------------------------------------
 
@@ -572,5 +649,28 @@ for name in "${NAMES[@]}"; do
     printf '%s, PostgreSQL per request (median of %d): %s statements (round trips), %s µs CPU\n' "$name" "$RUNS" \
         "$(awk '{ print $1 }' "$WORK/postgres-$name" | median)" "$(awk '{ print $2 }' "$WORK/postgres-$name" | median)"
 done
+
+if [[ " ${NAMES[*]} " == *" images-pack "* ]]; then
+    # 200 downloads of the pack at once, each slowed to 2 MB/s so they overlap: what
+    # they add to the server's resident memory (VmRSS, sampled every 50 ms).
+    pack_url="$BASE_URL$(head -n 1 "$WORK/pools/images-pack.server")"
+    rss() { awk '/VmRSS/ { print $2 }' "/proc/$SERVER_PID/status"; }
+    before=$(rss); peak=$before; downloads=()
+    for _ in $(seq 1 200); do
+        curl -s -o /dev/null --limit-rate 2M "$pack_url" &
+        downloads+=($!)
+    done
+    while kill -0 "${downloads[@]}" 2>/dev/null; do
+        now=$(rss); (( now > peak )) && peak=$now
+        sleep 0.05
+    done
+    wait "${downloads[@]}" 2>/dev/null || true
+    printf 'images-pack: 200 concurrent downloads at 2 MB/s each added %d KiB to the server'"'"'s RSS (%d KiB before, %d KiB at peak)\n' \
+        $((peak - before)) "$before" "$peak"
+fi
+if [[ " ${NAMES[*]} " == *" images "* ]]; then
+    python3 scripts/bench/image-miss.py --port "$PORT" --origin-port "$ORIGIN_PORT" --data Data/oldnyc-locations.jsonl.gz \
+        --seed "$SEED" --exclude "$WORK/pools/images.server"
+fi
 
 printf 'server peak RSS (VmHWM): %s\n' "$(awk '/VmHWM/ { print $2, $3 }' "/proc/$SERVER_PID/status")"

@@ -11,8 +11,9 @@
 # downloads a browser here.
 #
 # The server runs on 127.0.0.1 on a free port with a fresh data directory and
-# cheap password hashing (`--password-cost test`), and is stopped by its PID when
-# the script exits, whatever happened. Screenshots of every step go to
+# cheap password hashing (`--password-cost test`), its photographs fetched from a
+# local origin (scripts/image-origin.py, which needs cjpeg), and is stopped by its
+# PID when the script exits, whatever happened. Screenshots of every step go to
 # $SCREENSHOTS (default .build/browser-screenshots); map.png there is the one in
 # docs/.
 set -euo pipefail
@@ -31,8 +32,13 @@ source "$ROOT/scripts/run-server.sh"
 STARTED=$SECONDS
 rm -rf "$SCREENSHOTS"
 mkdir -p "$SCREENSHOTS"
-start_server test
+# The photographs from a local origin: the map shows them from this server's copy.
+start_image_origin
+start_server test --image-origin "$IMAGE_ORIGIN_URL"
 wait_healthy "$BASE_URL" 10 "$SERVER_PID"
+# The moderation tests name a moderator as the operator does: `past-nyc moderators add`
+# on the server's data directory, while it runs.
+export PAST_NYC_DATA_DIR="${DATA_DIR:-$WORK_DIR/data}"
 echo "browser-test: $PAST_NYC_BIN on $BASE_URL (pid $SERVER_PID), ready after $((SECONDS - STARTED)) s"
 
 status=0

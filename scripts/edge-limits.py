@@ -183,7 +183,7 @@ def main():
           request("POST", "/users", [json_type, ("Content-Length", "65536")], b"a" * 65536),
           400, detail="the request body is not valid JSON (at byte 0)")
     check(host, port, "an unknown path: the instance's 404",
-          request("GET", "/no/such/path"), 404, detail="No resource at this path.")
+          request("GET", "/no/such/path"), 404, detail="no resource at this path")
     check(host, port, "DELETE /boroughs: the instance's 405 with Allow",
           request("DELETE", "/boroughs"), 405, header=("allow", "GET, HEAD, OPTIONS"))
     check(host, port, "HEAD of an unknown path: 404 without a body",

@@ -80,3 +80,20 @@ wait_healthy() {
         sleep 0.05
     done
 }
+
+# start_image_origin: starts scripts/image-origin.py (a JPEG for any path; needs cjpeg,
+# from libjpeg-turbo-progs) on a free port, stopped by its PID at exit, and sets
+# IMAGE_ORIGIN_URL for a server's --image-origin: no test asks the internet for a photo.
+start_image_origin() {
+    command -v cjpeg >/dev/null || fail "cjpeg is required for the image origin (apt-get install -y libjpeg-turbo-progs)"
+    local port pid
+    port=$(free_port)
+    python3 "$ROOT/scripts/image-origin.py" "$port" &
+    pid=$!
+    at_exit "kill $pid 2>/dev/null; wait $pid 2>/dev/null"
+    IMAGE_ORIGIN_URL="http://127.0.0.1:$port"
+    until curl -sf -o /dev/null --max-time 2 "$IMAGE_ORIGIN_URL/600px/probe.jpg"; do
+        kill -0 "$pid" 2>/dev/null || fail "the image origin exited"
+        sleep 0.05
+    done
+}

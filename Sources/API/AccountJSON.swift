@@ -4,7 +4,7 @@ import Foundation
 
 /// The JSON shapes of accounts (openapi.yaml `User`, `AuthResponse`). Times are RFC 3339 in UTC.
 enum AccountJSON {
-    /// `{"username", "createdAt", "favoriteCount", "displayName", "home"}`
+    /// `{"username", "createdAt", "favoriteCount", "displayName", "home", "role"}`
     static func user(_ user: User) -> [UInt8] {
         var writer = JSONWriter()
         write(user, to: &writer)
@@ -47,6 +47,7 @@ enum AccountJSON {
             writer.field("latitude", home.latitude)
             writer.field("longitude", home.longitude)
         }
+        writer.field("role", user.role.rawValue)
         writer.endObject()
     }
 }

@@ -8,7 +8,7 @@ extension AccountRoutes {
         let user = try authenticate(request)
         let patch = try ProfilePatchBody.parse(request)
         try accounts.updateProfile(user, patch: patch) { outcome in
-            responder.respondMappingAccountsErrors { .json(AccountJSON.user(try outcome.get())) }
+            responder.respond { .json(AccountJSON.user(try outcome.get())) }
         }
     }
 

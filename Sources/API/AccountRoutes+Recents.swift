@@ -17,10 +17,10 @@ extension AccountRoutes {
         guard let placed = photos.placedPhotoJSON(photoID: photoID) else {
             // A token that does not work is a 401 first, as on every protected endpoint.
             _ = try accounts.authenticate(token: token)
-            throw HTTPError(.notFound, detail: "no photo has the id \(photoID)")
+            throw HTTPError.unknownPhoto(photoID)
         }
         accounts.recordView(token: token, photoID: photoID) { outcome in
-            responder.respondMappingAccountsErrors { .json(RecentJSON.recent(try outcome.get(), placed: placed)) }
+            responder.respond { .json(RecentJSON.recent(try outcome.get(), placed: placed)) }
         }
     }
 
@@ -39,7 +39,7 @@ extension AccountRoutes {
 
     func clearRecents(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
         accounts.clearRecents(try authenticate(request)) { outcome in
-            responder.respondMappingAccountsErrors {
+            responder.respond {
                 try outcome.get()
                 return .empty(.noContent)
             }

@@ -48,8 +48,12 @@ public struct AccountRoutes: Sendable {
 
     // MARK: Users
 
+    static let credentialsShape = #"{"username": string, "password": string}"#
+    static let passwordChangeShape = #"{"currentPassword": string, "newPassword": string}"#
+    static let passwordShape = #"{"password": string}"#
+
     private func registerUser(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = try JSONBody(request)
+        let body = try JSONBody(request, shape: Self.credentialsShape)
         try body.rejectUnknownFields(known: ["username", "password"])
         let username = try body.string("username")
         let password = try body.string("password")
@@ -58,7 +62,7 @@ public struct AccountRoutes: Sendable {
     }
 
     private func login(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = try JSONBody(request)
+        let body = try JSONBody(request, shape: Self.credentialsShape)
         try body.rejectUnknownFields(known: ["username", "password"])
         let username = try body.string("username")
         let password = try body.string("password")
@@ -78,7 +82,7 @@ public struct AccountRoutes: Sendable {
 
     private func changePassword(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try authenticate(request)
-        let body = try JSONBody(request)
+        let body = try JSONBody(request, shape: Self.passwordChangeShape)
         try body.rejectUnknownFields(known: ["currentPassword", "newPassword"])
         let currentPassword = try body.string("currentPassword")
         let newPassword = try body.string("newPassword")
@@ -90,7 +94,7 @@ public struct AccountRoutes: Sendable {
     /// Answers once the account and all its data are erased (`Accounts.deleteUser`, in slices).
     private func deleteUser(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try authenticate(request)
-        let body = try JSONBody(request)
+        let body = try JSONBody(request, shape: Self.passwordShape)
         try body.rejectUnknownFields(known: ["password"])
         let password = try body.string("password")
         try accounts.deleteUser(user, password: password, clientAddress: request.remoteAddress)
@@ -111,11 +115,11 @@ public struct AccountRoutes: Sendable {
                 throw QueryParameters.invalid(other, "cannot be combined with 'ids'")
             }
             let favorites = try accounts.favorites(user, photoIDs: try FavoriteIDs.parse(ids))
-            return .json(FavoriteJSON.page(FavoritesPage(favorites: favorites, nextCursor: nil), photos: photos))
+            return .json(FavoriteJSON.page(FavoritesPage(favorites: favorites, nextCursor: nil), photos: photos.pinned()))
         }
         let limit = try parameters.integer("limit", default: Self.defaultFavoritesLimit, in: Self.favoritesLimit)
         let page = try accounts.favorites(user, limit: limit, cursor: parameters.string("cursor"))
-        return .json(FavoriteJSON.page(page, photos: photos))
+        return .json(FavoriteJSON.page(page, photos: photos.pinned()))
     }
 
     private func showFavorite(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -131,13 +135,13 @@ public struct AccountRoutes: Sendable {
         guard photos.placedPhotoJSON(photoID: photoID) != nil else {
             // A token that does not work is a 401 first, as on every protected endpoint.
             _ = try accounts.authenticate(token: token)
-            throw HTTPError(.notFound, detail: "no photo has the id \(photoID)")
+            throw HTTPError.unknownPhoto(photoID)
         }
         accounts.saveFavorite(token: token, photoID: photoID) { [photos, refusals] outcome in
             if case .failure(AccountsError.favoriteLimitReached) = outcome {
                 refusals.record(.favorites, client: request.remoteAddress)
             }
-            responder.respondMappingAccountsErrors {
+            responder.respond {
                 let saved = try outcome.get()
                 return .json(FavoriteJSON.favorite(saved.favorite, photos: photos), status: saved.created ? .created : .ok)
             }
@@ -147,7 +151,7 @@ public struct AccountRoutes: Sendable {
     private func removeFavorite(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
         let user = try authenticate(request)
         accounts.removeFavorite(user, photoID: request.pathParameters["photoID"] ?? "") { outcome in
-            responder.respondMappingAccountsErrors {
+            responder.respond {
                 try outcome.get()
                 return .empty(.noContent)
             }
@@ -161,15 +165,15 @@ public struct AccountRoutes: Sendable {
         try accounts.authenticate(request)
     }
 
-    /// Runs `body` off the event loop, `AccountsError`s becoming their problems; the
-    /// refusals of a fair-use rule are recorded in `refusals` on the way.
+    /// Runs `body` off the event loop; the refusals of a fair-use rule are recorded in
+    /// `refusals` on the way.
     func handler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
-        .accountsBlocking(recordingRefusals(body))
+        .blocking(recordingRefusals(body))
     }
 
     /// A write with a token: `handler`, after the user's write rate admits it.
     func writeHandler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
-        .accountsBlocking(
+        .blocking(
             recordingRefusals { [writeLimiter] request in
                 try writeLimiter?.admit(request)
                 return try body(request)
@@ -190,10 +194,10 @@ public struct AccountRoutes: Sendable {
         }
     }
 
-    /// A write with a token that answers through the responder once it has committed
-    /// (`AccountsError`s becoming their problems), after the user's write rate admits it.
+    /// A write with a token that answers through the responder once it has committed,
+    /// after the user's write rate admits it.
     func deferredWriteHandler(_ body: @escaping @Sendable (HTTPRequest, HTTPResponder) throws -> Void) -> RouteHandler {
-        .accountsDeferred { [writeLimiter] request, responder in
+        .deferred { [writeLimiter] request, responder in
             try writeLimiter?.admit(request)
             try body(request, responder)
         }

@@ -2,8 +2,10 @@ import Accounts
 import Catalog
 import Dispatch
 import Explore
+import Feedback
 import Foundation
 import HTTPServer
+import Images
 import Logging
 import UserData
 import Walks
@@ -18,63 +20,92 @@ public final class Application: Sendable {
     public let refusals: Refusals
     /// The `GET /sync?wait=` requests held now.
     private let syncWaitRoom: SyncWaitRoom
+    /// The disk copy of the photographs; its counters are what a metrics scrape reads.
+    public let images: ImageCopy
     private let accounts: Accounts
     private let logger: Logger
+    /// The catalog the routes serve, as the accepted corrections make it.
+    public let catalog: CatalogGenerations
 
     /// Loads everything the routes need; the server does not listen until `start()`.
+    /// The catalog is the generation of every correction accepted so far.
     /// - Parameters:
     ///   - content: the catalog and the rest no request changes, when already built from
-    ///     the same source, OpenAPI and web folders; without it, built here.
-    ///   - clock: the time the accounts go by (tokens' and throttles' expiry); tests move it.
+    ///     the same source, OpenAPI and web folders; without it, built here. Its generation
+    ///     is served when it is that of the store's corrections, else one is built from it.
+    ///   - clock: the time the accounts and the feedback go by (tokens' and throttles'
+    ///     expiry, the feedback's daily limit); tests move it.
     public init(
         configuration: ApplicationConfiguration, logger: Logger, content: ReadOnlyContent? = nil,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) throws {
-        let content = try content ?? ReadOnlyContent(configuration: configuration, logger: logger)
         try FileManager.default.createDirectory(
             atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         let store = try UserDataLocation(
             dataDirectory: configuration.dataDirectory, databaseURL: configuration.databaseURL,
             poolSize: configuration.databasePoolSize
         ).openStore()
+        let corrections = try CatalogCorrection.accepted(in: store)
+        let content = try content ?? ReadOnlyContent(configuration: configuration, logger: logger, corrections: corrections)
+        let generations = try CatalogGenerations(
+            initial: content.generation, shipped: content.shipped, search: content.shippedSearch, corrections: corrections,
+            store: store, logger: logger)
         let accounts = try Accounts(
             store: store,
             commonPasswordsPath: configuration.sourceDirectory + "/" + ApplicationConfiguration.commonPasswordsFileName,
             passwordCost: configuration.passwordCost, limits: configuration.accountLimits, clock: clock)
 
         let refusals = Refusals(logger: logger)
-        let catalog = content.catalog
-        let catalogRoutes = content.catalogRoutes
         var router = Router()
         ServiceRoutes(openAPI: content.openAPI).register(in: &router)
         content.webRoutes.register(in: &router)
-        content.snapshotRoutes.register(in: &router)
-        PopularRoutes(popular: accounts.popularPhotos, photos: catalogRoutes.placedPhotos).register(in: &router)
-        catalogRoutes.register(in: &router)
-        SearchRoutes(search: content.search, catalogRoutes: catalogRoutes, dataVersion: catalog.dataVersion).register(in: &router)
-        content.clusterRoutes.register(in: &router)
-        content.topicRoutes.register(in: &router)
+        SnapshotRoutes(generations: generations).register(in: &router)
+        PopularRoutes(popular: accounts.popularPhotos, photos: generations).register(in: &router)
+        CatalogRoutes.register(in: &router) { generations.current.catalogRoutes }
+        SearchRoutes.register(in: &router) { generations.current.searchRoutes }
+        ClusterRoutes.register(in: &router) { generations.current.clusterRoutes }
+        TopicRoutes.register(in: &router) { generations.current.topicRoutes }
         // 0 lifts the limit.
         let writeLimiter = configuration.userWriteRate > 0
             ? UserWriteLimiter(rate: configuration.userWriteRate, accounts: accounts, refusals: refusals) : nil
-        AccountRoutes(accounts: accounts, photos: catalogRoutes.placedPhotos, writeLimiter: writeLimiter, refusals: refusals)
+        AccountRoutes(accounts: accounts, photos: generations, writeLimiter: writeLimiter, refusals: refusals)
             .register(in: &router)
-        TourRoutes(catalog: catalog, json: catalogRoutes.json, accounts: accounts, compute: try ComputePool())
-            .register(in: &router)
-        let walks = Walks(database: store, catalog: catalog, maximumPoints: configuration.maximumWalkPoints)
+        TourRoutes(generations: generations, accounts: accounts, compute: try ComputePool()).register(in: &router)
+        let walks = Walks(
+            database: store, catalog: { generations.current.catalog }, maximumPoints: configuration.maximumWalkPoints)
         WalkRoutes(
-            accounts: accounts, walks: walks, photos: catalogRoutes.placedPhotos, writeLimiter: writeLimiter,
+            accounts: accounts, walks: walks, photos: generations, writeLimiter: writeLimiter, refusals: refusals
+        ).register(in: &router)
+        FeedbackRoutes(
+            accounts: accounts, desk: FeedbackDesk(database: store, catalog: content.shipped, clock: clock), writeLimiter: writeLimiter,
             refusals: refusals
         ).register(in: &router)
         let syncRoutes = SyncRoutes(
-            accounts: accounts, walks: walks, photos: catalogRoutes.placedPhotos,
+            accounts: accounts, walks: walks, photos: generations,
             maximumHeldPerUser: configuration.maxHeldWaitsPerUser, refusals: refusals, logger: logger)
         syncRoutes.register(in: &router)
         syncWaitRoom = syncRoutes.waitRoom
+        images = try ImageCopy(
+            directory: configuration.dataDirectory + "/" + ApplicationConfiguration.imagesFolderName,
+            capacity: configuration.imageCacheSize)
+        var fetching = SourceFetcher.Settings()
+        fetching.timeout = configuration.imageSourceTimeout
+        let imageMaker = try ImageMaker(copy: images, fetcher: try SourceFetcher(settings: fetching))
+        let imageSources = PhotoImageSources(origin: configuration.imageOrigin)
+        let currentCatalog: @Sendable () -> PhotoCatalog = { generations.current.catalog }
+        ImageRoutes(catalog: currentCatalog, maker: imageMaker, sources: imageSources).register(in: &router)
+        let packFiles = try PackFiles(
+            directory: configuration.dataDirectory + "/" + ApplicationConfiguration.packsFolderName,
+            capacity: configuration.imageCacheSize / 4)
+        PackRoutes(
+            generation: { generations.current }, preparer: PackPreparer(maker: imageMaker), files: packFiles, sources: imageSources
+        ).register(in: &router)
         self.router = router
         self.refusals = refusals
         self.accounts = accounts
         self.logger = logger
+        catalog = generations
+        try generations.startWatching()
         server = HTTPServer(configuration: configuration.server, router: router, logger: logger, refusals: refusals)
     }
 
@@ -94,7 +125,7 @@ public final class Application: Sendable {
     }
 
     /// How many `GET /sync?wait=` requests are held right now, for tests to wait on.
-    public var heldSyncWaits: Int { syncWaitRoom.heldCount }
+    public var heldSyncWaits: Int { syncWaitRoom.settledCount }
 
     /// The port the server listens on (the real one when configured with port 0).
     public var port: Int { server.port }
@@ -102,6 +133,7 @@ public final class Application: Sendable {
     /// Stops accepting, finishes in-flight requests and closes every connection.
     public func shutdown() {
         server.shutdown()
+        images.writeServedOrder()
     }
 }
 

@@ -1,6 +1,7 @@
 import Accounts
 import Catalog
 import HTTPServer
+import Images
 import UserData
 import Walks
 
@@ -40,6 +41,19 @@ public struct ApplicationConfiguration: Sendable {
     /// in bursts of up to `UserWriteLimiter.burstFactor` times as many, per instance;
     /// 0 lifts the limit (`--user-write-rate`).
     public var userWriteRate = 50
+    /// `--image-origin`: fetch every source image from this base instead of its own host
+    /// (a mirror, a test's origin); nil fetches the catalog's URLs as they are.
+    public var imageOrigin: ImageOrigin?
+    /// `--image-cache-size`: the most bytes the disk copy of the photographs keeps (4 GiB).
+    public var imageCacheSize = 4 << 30
+    /// The most a source gets to answer (the contract's 8 s); tests lower it.
+    public var imageSourceTimeout = SourceFetcher.timeout
+
+    /// The folder of the disk copy of the photographs, in `dataDirectory`.
+    public static let imagesFolderName = "images"
+    /// The folder of the data directory where whole packs are assembled (`PackFiles`):
+    /// a cache of at most a quarter of `imageCacheSize`, emptied at every start.
+    public static let packsFolderName = "image-packs"
 
     /// The list of common passwords refused as new passwords, in `sourceDirectory`.
     public static let commonPasswordsFileName = "common-passwords.txt"

@@ -437,9 +437,11 @@ public final class CatalogJSON: PlacedPhotoProvider, Sendable {
         return thumbnail
     }
 
-    /// The PhotoSummary members after `photoID` and `thumbnailURL`, in contract order.
+    /// The PhotoSummary members after `photoID` and `thumbnailURL`, in contract order:
+    /// `imageURL` after the source's URLs, the photo as this server serves it.
     private static func writeSummaryTail(of photo: borrowing CatalogPhoto, into writer: inout JSONWriter) {
         writer.field("photoURL", photo.photoURL)
+        writer.field("imageURL", ImageRoutes.path(ofPhoto: photo.photoID))
         writer.field("width", photo.width)
         writer.field("height", photo.height)
         writer.field("title", photo.title)

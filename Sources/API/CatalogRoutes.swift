@@ -7,7 +7,9 @@ import HTTPServer
 /// event loop.
 ///
 /// Every 200 carries a strong ETag made of the catalog's data version and the
-/// normalized query (`CatalogEntityTag`).
+/// normalized query (`CatalogEntityTag`). One per generation of the catalog
+/// (`CatalogGeneration`): a request is answered by the routes of the generation current
+/// when it starts.
 public struct CatalogRoutes: Sendable {
     private let catalog: PhotoCatalog
     /// The catalog's precomputed JSON, shared with the other routes that list locations and photos.
@@ -25,12 +27,13 @@ public struct CatalogRoutes: Sendable {
     /// summaries and places the routes share.
     public var placedPhotos: any PlacedPhotoProvider { json }
 
-    public func register(in router: inout Router) {
-        router.add(.get, "/nearby", caching: .catalog, .immediate { try nearby($0) })
-        router.add(.get, "/region", caching: .catalog, .immediate { try region($0) })
-        router.add(.get, "/photos/{photoID}", caching: .catalog, .immediate { try photo($0) })
-        router.add(.get, "/locations/{locationID}", caching: .catalog, .immediate { try location($0) })
-        router.add(.get, "/boroughs", caching: .catalog, .immediate { _ in boroughs() })
+    /// Registers the routes, each answered by the routes `current` gives when its request starts.
+    public static func register(in router: inout Router, current: @escaping @Sendable () -> CatalogRoutes) {
+        router.add(.get, "/nearby", caching: .catalog, .immediate { try current().nearby($0) })
+        router.add(.get, "/region", caching: .catalog, .immediate { try current().region($0) })
+        router.add(.get, "/photos/{photoID}", caching: .catalog, .immediate { try current().photo($0) })
+        router.add(.get, "/locations/{locationID}", caching: .catalog, .immediate { try current().location($0) })
+        router.add(.get, "/boroughs", caching: .catalog, .immediate { _ in current().boroughs() })
     }
 
     static let nearbyParameters: QueryParameterNames = [
@@ -92,7 +95,7 @@ public struct CatalogRoutes: Sendable {
     func photo(_ request: HTTPRequest) throws -> HTTPResponse {
         let photoID = request.pathParameters["photoID"] ?? ""
         guard let index = catalog.photoIndex(photoID: photoID) else {
-            throw HTTPError(.notFound, detail: "There is no photo with ID '\(photoID.prefix(80))'.")
+            throw HTTPError.unknownPhoto(photoID)
         }
         let etag = CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "p") { $0.add(index) }
         return .json(json.photoBody(index), etag: etag)
@@ -102,7 +105,7 @@ public struct CatalogRoutes: Sendable {
     func location(_ request: HTTPRequest) throws -> HTTPResponse {
         let locationID = request.pathParameters["locationID"] ?? ""
         guard let location = catalog.locationIndex(locationID: locationID) else {
-            throw HTTPError(.notFound, detail: "There is no location with ID '\(locationID.prefix(80))'.")
+            throw HTTPError.unknown("locationID", locationID, names: "location")
         }
         let parameters = try QueryParameters(request, known: Self.locationParameters)
         let limit = try parameters.integer("limit", default: 50, in: 1...100)

@@ -1,47 +1,92 @@
+import Basics
 import Catalog
 import Gzip
 import HTTPServer
 
-/// The body of `GET /catalog/snapshot` (`CatalogJSON.snapshotBody`), its strong tag and its
-/// gzip copy, all made once: the identity bytes at start from the catalog in memory, the
-/// gzip copy by the catalog build (`CatalogStore.SnapshotRenderer`).
+/// The body of one generation's `GET /catalog/snapshot` (`CatalogJSON.snapshotBody`), its
+/// strong tag, its gzip copy, and where each location's line lies in it (the lines of
+/// `GET /catalog/changes`), all made once, when the generation is built.
 ///
-/// A start takes the stored copy when its gzip trailer (the CRC-32 and length of what it
-/// decompresses to) is that of the bytes just rendered, and compresses them again
-/// otherwise: JSON written differently since the build never reaches a client through
-/// an old copy. The tag is the catalog's data version with the same CRC-32 and length,
-/// so it changes with the bytes; zlib's CRC-32 over the body costs a fraction of a hash.
+/// The gzip copy is made of blocks deflated on their own (`GzipBlock`), each a run of
+/// whole lines that ends where the next line's `locationID` is a block start
+/// (`startsBlock`: about one location in 64, chosen by the ID alone, so a line that
+/// changes, comes or goes leaves every other block as it was). A block holding the same
+/// bytes as one of an earlier snapshot (the previous generation's, or the catalog
+/// build's, stored in `catalog.sqlite`) is that block again, known by its gzip trailer
+/// (CRC-32 and length), so a generation compresses only the blocks its corrections
+/// touched, and a start compresses nothing. The tag is the generation's data version
+/// with the CRC-32 and length of the whole body, so it changes with the bytes.
 ///
 /// `Sendable`: immutable after `init`.
 public final class CatalogSnapshot: Sendable {
     let body: [UInt8]
     let etag: String
     let gzipped: [UInt8]
-    /// Whether `gzipped` came from the catalog build, not compressed at this start.
-    let usedStoredGzip: Bool
+    /// The blocks of `gzipped`, in order, for the next generation to reuse.
+    let blocks: [GzipBlock]
+    /// How many of `blocks` were compressed for this snapshot, not reused.
+    let compressedBlocks: Int
+    /// Where each location's line starts in `body`, in `PhotoCatalog.locations` order,
+    /// then the body's length.
+    private let lineStarts: [Int]
 
-    /// - Parameter storedGzip: the copy the catalog build stored, if any.
-    init(json: CatalogJSON, dataVersion: String, storedGzip: [UInt8]?) throws {
+    /// - Parameter reusable: blocks of earlier snapshots.
+    init(json: CatalogJSON, catalog: PhotoCatalog, reusing reusable: [GzipBlock]) throws {
         let body = json.snapshotBody()
-        let trailer = GzipTrailer(of: body)
+        var lineStarts = [0]
+        lineStarts.reserveCapacity(catalog.locations.count + 1)
+        // A JSON string escapes its newlines: every newline byte ends a line.
+        for (offset, byte) in body.enumerated() where byte == UInt8(ascii: "\n") { lineStarts.append(offset + 1) }
+        precondition(lineStarts.count == catalog.locations.count + 1, "one snapshot line per location")
+        let known = Dictionary(reusable.map { ($0.trailer, $0) }, uniquingKeysWith: { first, _ in first })
+        var blocks: [GzipBlock] = []
+        var compressedBlocks = 0
+        try body.withUnsafeBufferPointer { buffer in
+            var start = 0
+            for location in catalog.locations.indices {
+                let next = location + 1
+                guard next == catalog.locations.count || Self.startsBlock(catalog.locations[next].locationID) else { continue }
+                let bytes = UnsafeBufferPointer(rebasing: buffer[start..<lineStarts[next]])
+                if let block = known[GzipTrailer(of: bytes)] {
+                    blocks.append(block)
+                } else {
+                    blocks.append(try GzipBlock(compressing: bytes))
+                    compressedBlocks += 1
+                }
+                start = lineStarts[next]
+            }
+        }
         self.body = body
-        etag = CatalogEntityTag.value(dataVersion: dataVersion, endpoint: "s") { tag in
+        self.lineStarts = lineStarts
+        self.blocks = blocks
+        self.compressedBlocks = compressedBlocks
+        gzipped = GzipBlock.member(of: blocks)
+        // The member's trailer is the whole body's, combined from the blocks'.
+        let trailer = GzipTrailer(ofMember: gzipped)!
+        etag = CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "s") { tag in
             tag.add(Int(trailer.crc32))
             tag.add(body.count)
         }
-        if let storedGzip, GzipTrailer(ofMember: storedGzip) == trailer {
-            gzipped = storedGzip
-            usedStoredGzip = true
-        } else {
-            gzipped = try Gzip.compress(body)
-            usedStoredGzip = false
-        }
     }
 
-    /// What a catalog build stores for `catalog` (a `CatalogStore.SnapshotRenderer`), at
-    /// zlib's level 5 like every gzip answer: level 9 makes a copy about 6 % smaller in
-    /// twice the time, which every catalog build (a first start) would pay.
-    public static func gzip(for catalog: PhotoCatalog) throws -> [UInt8] {
-        try Gzip.compress(CatalogJSON(catalog: catalog).snapshotBody())
+    /// The line of a location (an index in `PhotoCatalog.locations`), its newline included.
+    func line(_ location: Int) -> ArraySlice<UInt8> {
+        body[lineStarts[location]..<lineStarts[location + 1]]
+    }
+
+    /// Whether a block starts at the line of `locationID`: its stable digest's low six
+    /// bits are zero, for one location in 64 (blocks of about 300 KB).
+    static func startsBlock(_ locationID: String) -> Bool {
+        var digest = StableDigest()
+        digest.mix(locationID.utf8)
+        return digest.value & 63 == 0
+    }
+
+    /// What a catalog build stores for `catalog` (a `CatalogStore.SnapshotRenderer`): the
+    /// blocks of the shipped catalog's snapshot, at zlib's level 5 like every gzip answer
+    /// (level 9 makes a copy about 6 % smaller in twice the time, which every catalog
+    /// build, a first start, would pay).
+    public static func blocks(for catalog: PhotoCatalog) throws -> [GzipBlock] {
+        try CatalogSnapshot(json: CatalogJSON(catalog: catalog), catalog: catalog, reusing: []).blocks
     }
 }

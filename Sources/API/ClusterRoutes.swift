@@ -6,7 +6,8 @@ import HTTPServer
 /// Mercator grid cells (see `openapi.yaml`). Answered from memory by `ClusterIndex`,
 /// so it runs on the event loop; every 200 carries a strong ETag of the catalog's
 /// data version and the normalized query (`CatalogEntityTag`). Answers of recent
-/// queries are kept rendered, with their gzip once asked for (`ClusterResponseCache`).
+/// queries are kept rendered, with their gzip once asked for (`ClusterResponseCache`),
+/// for as long as their generation of the catalog is served.
 public struct ClusterRoutes: Sendable {
     private let catalog: PhotoCatalog
     private let index: ClusterIndex
@@ -26,8 +27,9 @@ public struct ClusterRoutes: Sendable {
         cache = ClusterResponseCache(capacity: cacheCapacity)
     }
 
-    public func register(in router: inout Router) {
-        router.add(.get, "/clusters", caching: .catalog, .immediate { try clusters($0) })
+    /// Registers the route, answered by the routes `current` gives when its request starts.
+    public static func register(in router: inout Router, current: @escaping @Sendable () -> ClusterRoutes) {
+        router.add(.get, "/clusters", caching: .catalog, .immediate { try current().clusters($0) })
     }
 
     static let parameters: QueryParameterNames = [

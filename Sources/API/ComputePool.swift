@@ -32,6 +32,6 @@ final class ComputePool: Sendable {
     /// pool has stopped (the server is shutting down).
     func answer(_ responder: HTTPResponder, with makeResponse: @escaping @Sendable () throws -> HTTPResponse) {
         guard !pool.submit({ responder.respond(makeResponse) }) else { return }
-        responder.respond { throw HTTPError(.serviceUnavailable, detail: "The server is shutting down.") }
+        responder.respond { throw HTTPError(.serviceUnavailable, detail: "the server is shutting down") }
     }
 }

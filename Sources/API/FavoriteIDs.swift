@@ -4,14 +4,14 @@ import Accounts
 /// (after the query's percent-decoding), repeats counted once.
 enum FavoriteIDs {
     /// The distinct IDs.
-    /// - Throws: a 400 naming `ids` for an empty item, or more than
-    ///   `Accounts.favoriteLookupCapacity` distinct IDs.
-    static func parse(_ text: String) throws -> Set<PhotoIDKey> {
+    /// - Throws: a 400 naming `ids` for an empty item, or more than `capacity` distinct
+    ///   IDs (`GET /images/pack` takes more than `GET /favorites`).
+    static func parse(_ text: String, capacity: Int = Accounts.favoriteLookupCapacity) throws -> Set<PhotoIDKey> {
         // By bytes: a "," followed by a combining mark is still a separator (as a
         // Character it would not be one).
         var text = text
         return try text.withUTF8 { bytes in
-            var ids = Set<PhotoIDKey>(minimumCapacity: Accounts.favoriteLookupCapacity + 1)
+            var ids = Set<PhotoIDKey>(minimumCapacity: capacity + 1)
             var start = 0
             while start <= bytes.count {
                 let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count
@@ -20,8 +20,8 @@ enum FavoriteIDs {
                     throw QueryParameters.invalid("ids", "must be photo IDs separated by ',', with no empty item")
                 }
                 ids.insert(PhotoIDKey(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)))
-                guard ids.count <= Accounts.favoriteLookupCapacity else {
-                    throw QueryParameters.invalid("ids", "must hold at most \(Accounts.favoriteLookupCapacity) distinct photo IDs")
+                guard ids.count <= capacity else {
+                    throw QueryParameters.invalid("ids", "must hold at most \(capacity) distinct photo IDs")
                 }
             }
             return ids

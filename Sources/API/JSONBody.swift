@@ -16,13 +16,14 @@ struct JSONBody {
     private let path: String
 
     /// - Parameters:
+    ///   - shape: what the body should look like (`{"password": string}`), said in every
+    ///     answer about the body as a whole (another media type, no JSON, not an object),
+    ///     so that each tells the client what to send.
     ///   - mediaTypes: the `Content-Type`s the endpoint takes.
-    ///   - shape: what the body should look like, added to the detail of a body that is
-    ///     not a JSON object, so that answer names the fields too.
-    init(_ request: HTTPRequest, mediaTypes: [String] = ["application/json"], shape: String? = nil) throws {
-        try Self.requireMediaType(of: request, oneOf: mediaTypes)
+    init(_ request: HTTPRequest, shape: String, mediaTypes: [String] = ["application/json"]) throws {
+        try Self.requireMediaType(of: request, oneOf: mediaTypes, shape: shape)
         guard case .object(let members) = try Self.parse(request.body, shape: shape) else {
-            throw HTTPError(.badRequest, detail: "the request body must be a JSON object" + (shape.map { " \($0)" } ?? ""))
+            throw HTTPError(.badRequest, detail: "the request body must be a JSON object \(shape)")
         }
         self.init(members: members, path: "")
     }
@@ -54,20 +55,21 @@ struct JSONBody {
 
     /// Throws 415 unless the request's `Content-Type` has one of `mediaTypes` (compared
     /// ignoring case; parameters such as `charset` are allowed, RFC 9110 §8.3.1).
-    /// A request without a `Content-Type` is refused too.
-    private static func requireMediaType(of request: HTTPRequest, oneOf mediaTypes: [String]) throws {
+    /// A request without a `Content-Type` (or without a body) is refused too, saying what
+    /// to send.
+    private static func requireMediaType(of request: HTTPRequest, oneOf mediaTypes: [String], shape: String) throws {
         let mediaType = request.headers["Content-Type"].map {
             ($0.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").trimmingSpacesAndTabs()
         }
         guard let mediaType, mediaTypes.contains(where: { mediaType.caseInsensitiveEquals($0) }) else {
             throw HTTPError(
                 .unsupportedMediaType,
-                detail: "the request body must be sent as Content-Type: \(mediaTypes.joined(separator: " or "))")
+                detail: "the request body must be \(shape), sent as Content-Type: \(mediaTypes.joined(separator: " or "))")
         }
     }
 
     /// The body's value, read by `JSONReader` within the body limits.
-    private static func parse(_ body: [UInt8], shape: String?) throws -> JSONValue {
+    private static func parse(_ body: [UInt8], shape: String) throws -> JSONValue {
         do {
             return try JSONReader.read(body)
         } catch {
@@ -121,6 +123,29 @@ struct JSONBody {
             throw HTTPError(.badRequest, detail: "\(path)\(name) must be between \(range.lowerBound) and \(range.upperBound)")
         }
         return number
+    }
+
+    /// A JSON number field that is a whole number (`1900`, also written `1900.0` or
+    /// `1.9e3`), of at most 2^53 in magnitude, where every integer is exact; 400 naming it
+    /// when it is missing, not a number, has a fraction or is larger.
+    func integer(_ name: String) throws -> Int {
+        let number = try number(name, in: -Double.infinity...Double.infinity)
+        guard number == number.rounded(.towardZero), abs(number) <= Self.exactIntegers else {
+            throw HTTPError(.badRequest, detail: "\(path)\(name) must be a whole number")
+        }
+        return Int(number)
+    }
+
+    /// The largest magnitude up to which a double holds every integer (2^53).
+    private static let exactIntegers = 9_007_199_254_740_992.0
+
+    /// A JSON boolean field; 400 naming it when it is missing or not `true` or `false`.
+    func bool(_ name: String) throws -> Bool {
+        switch members[name] {
+        case .bool(let value)?: return value
+        case nil: throw HTTPError(.badRequest, detail: "\(path)\(name) is required")
+        case _?: throw HTTPError(.badRequest, detail: "\(path)\(name) must be true or false")
+        }
     }
 
     /// 400 naming a field the endpoint does not know (the first in code-point order, so the

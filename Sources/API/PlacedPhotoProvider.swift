@@ -8,9 +8,17 @@ public protocol PlacedPhotoProvider: Sendable {
     /// Appends the PlacedPhoto of `photoID` without its closing brace, so that members may
     /// follow; false (and nothing appended) when the catalog has no such photo.
     func appendOpenPlacedPhoto(photoID: String, to body: inout [UInt8]) -> Bool
+    /// A provider that answers from one generation of the catalog, for a response made of
+    /// many PlacedPhotos (a page of favorites, a sync, a walk): `self` where that is so
+    /// already, the current generation's for the catalog that changes (`CatalogGenerations`).
+    func pinned() -> any PlacedPhotoProvider
 }
 
 extension PlacedPhotoProvider {
+    public func pinned() -> any PlacedPhotoProvider {
+        self
+    }
+
     /// `placedPhotoJSON` copied without its closing brace, for a provider that makes its
     /// PlacedPhotos anew each time (a catalog keeping them made writes them in place).
     public func appendOpenPlacedPhoto(photoID: String, to body: inout [UInt8]) -> Bool {

@@ -17,7 +17,7 @@ struct PopularRoutes {
             .get, "/photos/popular", caching: .unspecified,
             .immediateUnlessBlocking(
                 { request in try answer(request) { popular.recent(days: $0) } },
-                blocking: RouteHandler.mappingAccountsErrors { request in
+                blocking: { request in
                     try answer(request) { try popular.popular(days: $0) }!
                 }))
     }
@@ -28,6 +28,7 @@ struct PopularRoutes {
         let days = try parameters.integer("days", default: 30, in: 1...365)
         let limit = try parameters.integer("limit", default: 20, in: 1...PopularPhotos.maximumListed)
         guard let popular = try list(days) else { return nil }
+        let photos = self.photos.pinned()
         var body: [UInt8] = []
         body.reserveCapacity(64 + 600 * min(limit, popular.count))
         body.append(contentsOf: #"{"days":"#.utf8)

@@ -14,7 +14,7 @@ enum ProfilePatchBody {
     static let shape = #"{"displayName": string or null, "home": {"latitude": number, "longitude": number} or null}"#
 
     static func parse(_ request: HTTPRequest) throws -> ProfilePatch {
-        let members = try JSONBody(request, mediaTypes: mediaTypes, shape: shape).members
+        let members = try JSONBody(request, shape: shape, mediaTypes: mediaTypes).members
         if let unknown = members.keys.sorted().first(where: { !fields.contains($0) }) {
             throw HTTPError(
                 .badRequest, detail: "\(unknown) is not a profile field (the fields are \(fields.joined(separator: ", ")))")

@@ -185,7 +185,7 @@ struct QueryParameters {
     private static let years = -9999...9999
 
     static func invalid(_ name: some CustomStringConvertible, _ problem: String) -> HTTPError {
-        HTTPError(.badRequest, detail: "Query parameter '\(name)' \(problem).")
+        HTTPError(.badRequest, detail: "query parameter '\(name)' \(problem)")
     }
 
     private static func format(_ value: Double) -> String {

@@ -23,8 +23,12 @@ public struct SearchRoutes: Sendable {
         self.topics = catalogRoutes.topics
     }
 
-    public func register(in router: inout Router) {
-        router.add(.get, "/search", caching: .catalog, .immediateUnlessBlocking({ try searchOnEventLoop($0) }, blocking: { try search($0) }))
+    /// Registers the route, answered by the routes `current` gives when its request
+    /// starts (again when it moves to a worker).
+    public static func register(in router: inout Router, current: @escaping @Sendable () -> SearchRoutes) {
+        router.add(
+            .get, "/search", caching: .catalog,
+            .immediateUnlessBlocking({ try current().searchOnEventLoop($0) }, blocking: { try current().search($0) }))
     }
 
     static let parameters: QueryParameterNames = ["q", "from", "to", "borough", "topic", "lat", "lon", "limit", "cursor"]
@@ -44,12 +48,7 @@ public struct SearchRoutes: Sendable {
     private func query(_ request: HTTPRequest) throws -> SearchQuery {
         let parameters = try QueryParameters(request, known: Self.parameters)
         guard let q = parameters.value("q") else { throw QueryParameters.invalid("q", "is required") }
-        let terms: SearchTerms
-        do {
-            terms = try SearchTerms(q)
-        } catch {
-            throw error.httpError
-        }
+        let terms = try SearchTerms(q)
         let filter = try parameters.filter(topics: topics)
         var origin: (latitude: Double, longitude: Double)?
         if parameters.value("lat") != nil || parameters.value("lon") != nil {
@@ -59,7 +58,7 @@ public struct SearchRoutes: Sendable {
         var query = SearchQuery(terms: terms, filter: filter, origin: origin, limit: limit)
         if let cursor = parameters.value("cursor") {
             guard let offset = OffsetCursor.decode(cursor, listDigest: query.listDigest) else {
-                throw SearchError.invalidCursor.httpError
+                throw SearchError.invalidCursor
             }
             query.offset = offset
         }

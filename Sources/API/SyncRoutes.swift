@@ -42,7 +42,7 @@ struct SyncRoutes: Sendable {
     }
 
     func register(in router: inout Router) {
-        router.add(.get, "/sync", caching: .noStore, .accountsDeferred { request, responder in try sync(request, responder) })
+        router.add(.get, "/sync", caching: .noStore, .deferred { request, responder in try sync(request, responder) })
     }
 
     private func sync(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
@@ -53,7 +53,7 @@ struct SyncRoutes: Sendable {
         let wait = try parameters.integer("wait", default: 0, in: Self.waitSeconds)
         guard let since, wait > 0 else {
             let page = try accounts.changes(user, since: since, limit: limit)
-            responder.respondMappingAccountsErrors { .json(try body(page, of: user)) }
+            responder.respond { .json(try body(page, of: user)) }
             return
         }
         let held = Held(user: user, since: since, limit: limit, deadline: .now() + .seconds(wait), client: request.remoteAddress)
@@ -80,7 +80,7 @@ struct SyncRoutes: Sendable {
             case .changed: answerOrHold(held, counted: false, responder)
             case .deadline: answer(held, responder)
             // As a request with this token is answered now (`Accounts.authenticate`).
-            case .tokenStopped: responder.respondMappingAccountsErrors { throw AccountsError.invalidToken }
+            case .tokenStopped: responder.respond { throw AccountsError.invalidToken }
             }
         }
         do {
@@ -88,7 +88,7 @@ struct SyncRoutes: Sendable {
             let page = try accounts.changes(held.user, since: held.since, limit: held.limit)
             switch hold {
             case .held(let ticket):
-                guard !page.changes.isEmpty else { return }
+                guard !page.changes.isEmpty else { return waitRoom.settle(held.user.userID, ticket: ticket) }
                 waitRoom.release(held.user.userID, ticket: ticket)
             case .full(let retryAfterSeconds) where page.changes.isEmpty:
                 refusals.record(.heldWaits, client: held.client)
@@ -96,10 +96,10 @@ struct SyncRoutes: Sendable {
             case .full:
                 break
             }
-            responder.respondMappingAccountsErrors { .json(try body(page, of: held.user)) }
+            responder.respond { .json(try body(page, of: held.user)) }
         } catch {
             if case .held(let ticket) = hold { waitRoom.release(held.user.userID, ticket: ticket) }
-            responder.respondMappingAccountsErrors { throw stoppedTokenFirst(error, held) }
+            responder.respond { throw stoppedTokenFirst(error, held) }
         }
     }
 
@@ -124,7 +124,7 @@ struct SyncRoutes: Sendable {
     }
 
     private func answer(_ held: Held, _ responder: HTTPResponder) {
-        responder.respondMappingAccountsErrors {
+        responder.respond {
             try requireWorkingToken(held)
             return .json(try body(try accounts.changes(held.user, since: held.since, limit: held.limit), of: held.user))
         }
@@ -142,6 +142,7 @@ struct SyncRoutes: Sendable {
     /// `{"changes": [Change], "next", "more"}`, each change with its item's state now
     /// (an item gone meanwhile is listed as deleted; its own change comes later).
     private func body(_ page: ChangesPage, of user: AuthenticatedUser) throws -> [UInt8] {
+        let photos = self.photos.pinned()
         let walkJSON = WalkJSON(photos: photos)
         var writer = JSONWriter(reservingCapacity: 64 + 700 * page.changes.count)
         writer.beginObject()

@@ -46,14 +46,25 @@ final class SyncWaitRoom: Sendable {
         let token: AuthenticatedUser
         let deadline: DispatchTime
         let wake: @Sendable (Wake) -> Void
+        /// Its request read the log after being held and found nothing to answer with
+        /// (`settle`): from here on only a wake answers it.
+        var settled = false
     }
 
     private struct State {
         var byUser: [Int64: [Held]] = [:]
         var count = 0
+        /// Of `count`, the settled ones.
+        var settledCount = 0
         var nextTicket: UInt64 = 0
         /// A tick is scheduled: the next hold need not schedule one.
         var ticking = false
+
+        /// Counts out requests no longer held.
+        mutating func forget(_ gone: [Held]) {
+            count -= gone.count
+            settledCount -= gone.lazy.filter(\.settled).count
+        }
     }
 
     private let state = Mutex(State())
@@ -84,6 +95,13 @@ final class SyncWaitRoom: Sendable {
     /// Held requests right now, of every user.
     var heldCount: Int {
         state.withLock { $0.count }
+    }
+
+    /// Held requests that found nothing to answer with after being held (`settle`):
+    /// each will be answered by a wake (a change, its token stopping, its deadline).
+    /// A test that waits for this count before writing knows the write's wake answers.
+    var settledCount: Int {
+        state.withLock { $0.settledCount }
     }
 
     /// Holds a request made with `token` until a change of its user is published, the
@@ -124,6 +142,16 @@ final class SyncWaitRoom: Sendable {
         _ = take(userID, ticket: ticket)
     }
 
+    /// Marks a held request whose read of the log, after it was held, found nothing:
+    /// only a wake answers it now. Nothing when it was woken meanwhile.
+    func settle(_ userID: Int64, ticket: UInt64) {
+        state.withLock { state in
+            guard let index = state.byUser[userID]?.firstIndex(where: { $0.ticket == ticket }) else { return }
+            state.byUser[userID]![index].settled = true
+            state.settledCount += 1
+        }
+    }
+
     /// One tick: asks the store which of the held tokens still work, in one query, and
     /// wakes the requests of the others with `tokenStopped`. Nothing held: nothing asked.
     /// A store that cannot answer leaves every request held; the next tick asks again.
@@ -145,7 +173,7 @@ final class SyncWaitRoom: Sendable {
                 guard let held = state.byUser[userID] else { continue }
                 let (gone, kept) = (held.filter { stopped.contains($0.token) }, held.filter { !stopped.contains($0.token) })
                 state.byUser[userID] = kept.isEmpty ? nil : kept
-                state.count -= gone.count
+                state.forget(gone)
                 woken += gone
             }
             return woken
@@ -177,7 +205,7 @@ final class SyncWaitRoom: Sendable {
             guard let index = state.byUser[userID]?.firstIndex(where: { $0.ticket == ticket }) else { return nil }
             let taken = state.byUser[userID]!.remove(at: index)
             if state.byUser[userID]!.isEmpty { state.byUser[userID] = nil }
-            state.count -= 1
+            state.forget([taken])
             return taken
         }
     }
@@ -192,7 +220,7 @@ final class SyncWaitRoom: Sendable {
             case .some(let ids):
                 woken = ids.flatMap { state.byUser.removeValue(forKey: $0) ?? [] }
             }
-            state.count -= woken.count
+            state.forget(woken)
             return woken
         }
         wakeAll(woken, .changed)

@@ -2,9 +2,9 @@ import Catalog
 import HTTPServer
 
 /// `GET /topics` (openapi.yaml): the archive's subject topics with their photo and
-/// location counts, most photos first. The body never changes while the catalog is
-/// loaded, so it is written once, at start, with its entity tag.
-struct TopicRoutes {
+/// location counts, most photos first. The body is written once per generation of the
+/// catalog, with its entity tag.
+struct TopicRoutes: Sendable {
     private let body: [UInt8]
     private let etag: String
 
@@ -26,8 +26,11 @@ struct TopicRoutes {
         etag = CatalogEntityTag.value(dataVersion: catalog.dataVersion, endpoint: "t")
     }
 
-    func register(in router: inout Router) {
-        let (body, etag) = (body, etag)
-        router.add(.get, "/topics", caching: .catalog, .immediate { _ in .json(body, etag: etag) })
+    /// Registers the route, answered by the routes `current` gives when its request starts.
+    static func register(in router: inout Router, current: @escaping @Sendable () -> TopicRoutes) {
+        router.add(.get, "/topics", caching: .catalog, .immediate { _ in
+            let routes = current()
+            return .json(routes.body, etag: routes.etag)
+        })
     }
 }

@@ -14,9 +14,10 @@ import HTTPServer
 /// Manhattan points, planning takes about 0.4 ms of CPU at the median of the default
 /// budget, 0.8 ms at its 99th percentile, and milliseconds at
 /// `minutes=240&stops=20&minPhotos=1` (thousands of candidates).
+///
+/// A tour is planned on the generation of the catalog current when its request started.
 struct TourRoutes: Sendable {
-    private let catalog: PhotoCatalog
-    private let json: CatalogJSON
+    private let generations: CatalogGenerations
     private let accounts: Accounts
     private let compute: ComputePool
 
@@ -25,18 +26,18 @@ struct TourRoutes: Sendable {
     /// Favorites read per query while collecting them all.
     private static let favoritesPage = 200
 
-    init(catalog: PhotoCatalog, json: CatalogJSON, accounts: Accounts, compute: ComputePool) {
-        self.catalog = catalog
-        self.json = json
+    init(generations: CatalogGenerations, accounts: Accounts, compute: ComputePool) {
+        self.generations = generations
         self.accounts = accounts
         self.compute = compute
     }
 
     func register(in router: inout Router) {
         router.add(.get, "/tours", caching: .catalog, .handOff { request, responder in
-            compute.answer(responder) { try tour(request) }
+            let generation = generations.current
+            compute.answer(responder) { try tour(request, on: generation) }
         })
-        router.add(.get, "/tours/favorites", caching: .noStore, .accountsDeferred { try favoritesTour($0, $1) })
+        router.add(.get, "/tours/favorites", caching: .noStore, .deferred { try favoritesTour($0, $1) })
     }
 
     static let tourParameters: QueryParameterNames = [
@@ -46,7 +47,8 @@ struct TourRoutes: Sendable {
 
     /// The best tour the planner finds; its ETag depends only on the normalized query,
     /// because the planner is deterministic.
-    func tour(_ request: HTTPRequest) throws -> HTTPResponse {
+    func tour(_ request: HTTPRequest, on generation: CatalogGeneration) throws -> HTTPResponse {
+        let (catalog, json) = (generation.catalog, generation.catalogRoutes.json)
         let parameters = try QueryParameters(request, known: Self.tourParameters)
         let latitude = try parameters.number("lat", in: -90...90)
         let longitude = try parameters.number("lon", in: -180...180)
@@ -79,6 +81,8 @@ struct TourRoutes: Sendable {
     /// read here, on the HTTP worker; the walk is planned on the compute pool.
     func favoritesTour(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
         let user = try accounts.authenticate(request)
+        let generation = generations.current
+        let (catalog, json) = (generation.catalog, generation.catalogRoutes.json)
         let parameters = try QueryParameters(request, known: Self.favoritesTourParameters)
         let latitude = try parameters.number("lat", in: -90...90)
         let longitude = try parameters.number("lon", in: -180...180)

@@ -9,6 +9,11 @@ import Walks
 struct WalkJSON: Sendable {
     let photos: any PlacedPhotoProvider
 
+    /// These shapes, their entries all from one generation of the catalog.
+    func pinned() -> WalkJSON {
+        WalkJSON(photos: photos.pinned())
+    }
+
     /// `{"walkID", "startedAt", "updatedAt", "pointCount", "distanceMeters", "photoCount"}`
     func walk(_ walk: Walk) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 200)

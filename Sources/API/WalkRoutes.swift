@@ -68,7 +68,7 @@ public struct WalkRoutes: Sendable {
         let parameters = try QueryParameters(request, known: Self.pageParameters)
         let limit = try parameters.integer("limit", default: Self.defaultWalksLimit, in: Self.walksLimit)
         let page = try walks.walks(user, limit: limit, cursor: parameters.string("cursor"))
-        return .json(json.page(page))
+        return .json(json.pinned().page(page))
     }
 
     private func showWalk(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -77,7 +77,7 @@ public struct WalkRoutes: Sendable {
         let limit = try parameters.integer("limit", default: Self.defaultEntriesLimit, in: Self.entriesLimit)
         let page = try walks.walk(
             user, walkID: request.pathParameters["walkID"] ?? "", limit: limit, cursor: parameters.string("cursor"))
-        return .json(json.page(page))
+        return .json(json.pinned().page(page))
     }
 
     private func showRoute(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -116,7 +116,7 @@ public struct WalkRoutes: Sendable {
             return RoutePoint(point: point, recordedAt: Walks.date(recordedAt))
         }
         let outcome = try walks.addPoints(user, walkID: request.pathParameters["walkID"] ?? "", points: points)
-        return .json(json.batchOutcome(outcome))
+        return .json(json.pinned().batchOutcome(outcome))
     }
 
     /// The walker's position in `body`: `latitude` and `longitude`, validated.
@@ -139,14 +139,8 @@ public struct WalkRoutes: Sendable {
         }
     }
 
-    /// Runs `body` off the event loop and turns walk and account errors into their problems.
+    /// Runs `body` off the event loop.
     private func handler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> RouteHandler {
-        .accountsBlocking { request in
-            do {
-                return try body(request)
-            } catch let error as WalkError {
-                throw error.httpError
-            }
-        }
+        .blocking(body)
     }
 }

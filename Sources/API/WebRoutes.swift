@@ -18,10 +18,6 @@ struct WebRoutes {
     static let tileAttribution =
         #"Map data &copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors"#
 
-    /// The photo hosts of the catalog's `thumb_url` and `image_url`, whose images the
-    /// pages show (`WebPagesTests` checks the source data names no other).
-    static let photoOrigins = ["https://oldnyc-assets.nypl.org", "https://www.oldnyc.org", "https://images.nypl.org"]
-
     let assets: WebAssets
     /// The `Content-Security-Policy` of every page and file (`contentSecurityPolicy(tiles:)`).
     let policy: String
@@ -48,13 +44,13 @@ struct WebRoutes {
 
     /// What the pages may load and run (CSP Level 3, https://www.w3.org/TR/CSP3/): only
     /// this origin's files, scripts included (no inline script, no `eval`); images from
-    /// the photo hosts, the tile server `tiles` names, and `data:`/`blob:` URLs; no
-    /// plugins, no `<base>`, forms sent only here, and no page of another origin may frame
-    /// these (clickjacking). So a script injected into a page, or one from another
-    /// origin, never runs, and nothing a page holds (the bearer token) leaves for a
-    /// host not listed here.
+    /// this origin (the photographs too: `GET /photos/{photoID}/image`), the tile server
+    /// `tiles` names, and `data:`/`blob:` URLs; no plugins, no `<base>`, forms sent only
+    /// here, and no page of another origin may frame these (clickjacking). So a script
+    /// injected into a page, or one from another origin, never runs, and nothing a page
+    /// holds (the bearer token) leaves for a host not listed here.
     static func contentSecurityPolicy(tiles: String?) -> String {
-        let images = ["'self'", "data:", "blob:"] + photoOrigins + (tiles.map { [tileOrigin(of: $0)] } ?? [])
+        let images = ["'self'", "data:", "blob:"] + (tiles.map { [tileOrigin(of: $0)] } ?? [])
         return [
             "default-src 'self'", "img-src " + images.joined(separator: " "), "object-src 'none'", "base-uri 'none'",
             "form-action 'self'", "frame-ancestors 'none'",

@@ -154,7 +154,8 @@ public final class Accounts: Sendable {
                 guard let userID = inserted else { preconditionFailure("INSERT … RETURNING returns the row") }
                 try ChangeLog.record(.profile, userID: userID, at: now, in: connection)
                 let user = User(
-                    username: username, createdAt: Self.date(now), favoriteCount: 0, displayName: nil, home: nil)
+                    username: username, createdAt: Self.date(now), favoriteCount: 0, displayName: nil, home: nil,
+                    role: .user)
                 return try Self.issueToken(for: userID, user: user, now: now, in: connection)
             }
         } catch let error as UserDataError where error.isConstraintViolation {
@@ -832,7 +833,7 @@ public final class Accounts: Sendable {
     private static func user(_ id: Int64, in connection: any UserDataConnection) throws -> User? {
         try connection.queryFirst(
             """
-            SELECT username, created_at, favorites_count, display_name, home_latitude, home_longitude
+            SELECT username, created_at, favorites_count, display_name, home_latitude, home_longitude, role
             FROM users WHERE id = ? AND deleted_at IS NULL
             """,
             [.integer(id)]
@@ -840,7 +841,8 @@ public final class Accounts: Sendable {
             User(
                 username: row.text(0), createdAt: date(row.int64(1)), favoriteCount: row.int(2),
                 displayName: row.optionalText(3),
-                home: row.isNull(4) ? nil : HomePlace(latitude: row.double(4), longitude: row.double(5)))
+                home: row.isNull(4) ? nil : HomePlace(latitude: row.double(4), longitude: row.double(5)),
+                role: UserRole(rawValue: row.text(6)) ?? .user)
         }
     }
 

@@ -1,9 +1,10 @@
 import Basics
 
 /// The opaque `cursor` of a list ordered by an ever-growing row sequence (an
-/// AUTOINCREMENT key, https://sqlite.org/autoinc.html), newest first: the sequence
-/// of the last item on the previous page, as base64url of `<prefix><sequence>`. The
-/// next page lists sequences below it; items added meanwhile get higher sequences
+/// AUTOINCREMENT key, https://sqlite.org/autoinc.html): the sequence of the last item
+/// on the previous page, as base64url of `<prefix><sequence>`. The next page of a list
+/// shown newest first lists sequences below it, and of one shown oldest first (the
+/// moderation queue) sequences above it; items added meanwhile get higher sequences
 /// and items removed leave no gap, so pages neither repeat nor skip anything.
 /// Decoding is strict: only strings this code produces are accepted, and each list
 /// has its own prefix, so a cursor of one list is refused by another.

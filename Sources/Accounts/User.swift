@@ -9,4 +9,6 @@ public struct User: Sendable, Equatable {
     /// Trimmed; nil until the user sets one.
     public let displayName: String?
     public let home: HomePlace?
+    /// `moderator` when the operator named the user one.
+    public let role: UserRole
 }

@@ -14,6 +14,15 @@ import UserData
 /// `ON DELETE CASCADE` then finds nothing left to delete. A new kind of user data adds
 /// its table here.
 ///
+/// Feedback is not the user's alone: what a moderator or an agreement accepted into the
+/// catalog is the provenance of a catalog correction (`catalog_corrections.feedback_id`),
+/// and the corrections stay. So an account's deletion erases the user's feedback that
+/// changed nothing (open, rejected, and every `other`), keeps the accepted location,
+/// date and rotation feedback with its author detached (`user_id` NULL), and detaches the
+/// user from the decisions they made as a moderator (`decided_by` NULL; they still read
+/// as a moderator's, `decided_through`). A reset leaves feedback alone: it is a report
+/// about the catalog, not part of the user's collection.
+///
 /// A reset keeps the change log of `GET /sync` telling every device what went: each
 /// slice turns the favorites, recents and walks it erases into tombstones, as
 /// `ChangeLog.record` does for one item (a walk's entries go with their walk, so their
@@ -54,6 +63,7 @@ enum UserDataErasure {
         if purpose == .reset { try erasure.eraseWalkEntryChanges() }
         try erasure.eraseWalks()
         guard purpose == .accountDeletion else { return erasure.slice(finished: erasure.left > 0) }
+        try erasure.eraseFeedback()
         try erasure.eraseChanges()
         guard erasure.left > 0 else { return erasure.slice(finished: false) }
         try connection.execute("DELETE FROM users WHERE id = ?", [.integer(userID)])
@@ -185,6 +195,31 @@ private struct SliceErasure {
             try purgeOldTombstones()
             try connection.announceChange(ofUser: userID)
         }
+    }
+
+    /// The user's feedback and decisions (an account's deletion only; see
+    /// `UserDataErasure`): feedback behind no catalog correction deleted, the rest
+    /// detached from its author, then the user's decisions detached from them; each
+    /// updated row counts against the budget as a deleted one does.
+    mutating func eraseFeedback() throws {
+        guard left > 0 else { return }
+        try connection.execute(
+            """
+            DELETE FROM feedback WHERE id IN (
+                SELECT id FROM feedback WHERE user_id = ? AND (status <> 'accepted' OR kind = 'other') ORDER BY id LIMIT ?)
+            """,
+            [user, .integer(Int64(left))])
+        _ = spend()
+        guard left > 0 else { return }
+        try connection.execute(
+            "UPDATE feedback SET user_id = NULL WHERE id IN (SELECT id FROM feedback WHERE user_id = ? ORDER BY id LIMIT ?)",
+            [user, .integer(Int64(left))])
+        _ = spend()
+        guard left > 0 else { return }
+        try connection.execute(
+            "UPDATE feedback SET decided_by = NULL WHERE id IN (SELECT id FROM feedback WHERE decided_by = ? ORDER BY id LIMIT ?)",
+            [user, .integer(Int64(left))])
+        _ = spend()
     }
 
     /// The user's whole change log, oldest first (an account's deletion only).

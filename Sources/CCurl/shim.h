@@ -30,11 +30,10 @@ static inline CURLcode curl_setopt_data_callback(CURL *handle, CURLoption option
     return curl_easy_setopt(handle, option, value);
 }
 
-/// CURLOPT_XFERINFOFUNCTION's shape: return non-zero to abort the transfer.
-typedef int (*curl_progress_callback)(void *context, curl_off_t downloadTotal, curl_off_t downloaded,
-                                      curl_off_t uploadTotal, curl_off_t uploaded);
-
-static inline CURLcode curl_setopt_progress_callback(CURL *handle, CURLoption option, curl_progress_callback value) {
+/// CURLOPT_XFERINFOFUNCTION takes curl's own `curl_xferinfo_callback`: return non-zero to
+/// abort the transfer. (curl.h already names `curl_progress_callback`, the shape of the
+/// older CURLOPT_PROGRESSFUNCTION, with doubles.)
+static inline CURLcode curl_setopt_progress_callback(CURL *handle, CURLoption option, curl_xferinfo_callback value) {
     return curl_easy_setopt(handle, option, value);
 }
 

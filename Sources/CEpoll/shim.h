@@ -1,6 +1,7 @@
-// Linux APIs that the Swift Glibc module does not import: epoll, eventfd, and two GNU
-// extensions glibc exports but declares only under _GNU_SOURCE (accept4, the CPU
-// affinity mask).
+// Linux APIs that the Swift Glibc module does not import: epoll, eventfd, malloc_trim,
+// and two GNU extensions glibc exports but declares only under _GNU_SOURCE (accept4,
+// the CPU affinity mask).
+#include <malloc.h>
 #include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>

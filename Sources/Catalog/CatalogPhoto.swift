@@ -4,16 +4,16 @@ public struct CatalogPhoto: Sendable {
     /// The record's `title`, nil when it was `""`; otherwise untrimmed.
     public let title: String?
     /// The record's `date`, nil when it was `""`.
-    public let date: String?
+    public private(set) var date: String?
     /// The archive's original title (`original_title`), nil when absent.
     public let folder: String?
     public let text: String?
     /// The record's `years` without `""` and repeats, in source order.
-    public let years: [String]
+    public private(set) var years: [String]
     /// `years` as numbers, for year filters (entries that are not integers are left out).
-    public let yearNumbers: [Int]
-    public let width: Int
-    public let height: Int
+    public private(set) var yearNumbers: [Int]
+    public private(set) var width: Int
+    public private(set) var height: Int
     /// The photo's thumbnail, `https://oldnyc-assets.nypl.org/thumb/<photoID>.jpg` for most.
     public var thumbnailURL: String {
         storedThumbnailURL ?? Self.assetURL(Self.thumbnailDirectory, photoID)
@@ -23,15 +23,27 @@ public struct CatalogPhoto: Sendable {
         storedPhotoURL ?? Self.assetURL(Self.photoDirectory, photoID)
     }
     public let nyplURL: String
-    /// The photo's own label from its geocode, nil if it has none.
-    public let intersection: String?
+    /// The photo's own label from its geocode, nil if it has none (and once a correction
+    /// moved it: the geocode no longer says where it is).
+    public private(set) var intersection: String?
     /// Index of its location in `PhotoCatalog.locations`.
-    public let locationIndex: Int
+    public private(set) var locationIndex: Int
+    /// The source record's `rotation`: the clockwise turn (90, 180 or 270) OldNYC gave the
+    /// archive's scan to make the copy that `photoURL` and `thumbnailURL` point at upright
+    /// (`https://www.oldnyc.org/rotated-assets/…`), 0 when the record has none. Those copies
+    /// are upright already and `width` and `height` are theirs, so nothing served turns by it.
+    public var sourceRotation: Int { Int(storedSourceRotation) }
+    /// The clockwise turn (0, 90, 180 or 270) of an accepted rotation correction: what makes
+    /// the image at `photoURL` upright. `width` and `height` are swapped already for 90 and 270.
+    public var acceptedRotation: Int { Int(storedAcceptedRotation) }
 
     /// The URLs, nil when they follow the archive's usual pattern (about 93% of photos):
     /// not keeping two ~50-byte strings per photo saves ~9 MB of heap.
     private let storedThumbnailURL: String?
     private let storedPhotoURL: String?
+    /// The turns, small enough to share a word with each other.
+    private let storedSourceRotation: UInt16
+    private var storedAcceptedRotation: UInt16
 
     private static let assetsPrefix = "https://oldnyc-assets.nypl.org/"
     private static let thumbnailDirectory = "thumb"
@@ -63,10 +75,11 @@ public struct CatalogPhoto: Sendable {
         return usual ? nil : url
     }
 
+    /// - Parameter sourceRotation: 0, 90, 180 or 270.
     init(
         photoID: String, title: String?, date: String?, folder: String?, text: String?, years: [String],
         width: Int, height: Int, thumbnailURL: String, photoURL: String, nyplURL: String,
-        intersection: String?, locationIndex: Int
+        intersection: String?, locationIndex: Int, sourceRotation: Int
     ) {
         self.photoID = photoID
         self.title = title
@@ -82,5 +95,28 @@ public struct CatalogPhoto: Sendable {
         self.nyplURL = nyplURL
         self.intersection = intersection
         self.locationIndex = locationIndex
+        self.storedSourceRotation = UInt16(sourceRotation)
+        self.storedAcceptedRotation = 0
+    }
+
+    /// The photo as a generation has it (`PhotoCatalog(_:corrections:)`): at
+    /// `locationIndex`, with its own label only where it was not moved, and its corrected
+    /// year and turn, if any. Everything else, its strings included, is shared with `self`.
+    /// - Parameters:
+    ///   - moved: whether a correction placed it at another location than shipped.
+    ///   - rotation: 0, 90, 180 or 270.
+    func corrected(locationIndex: Int, moved: Bool, year: Int?, rotation: Int) -> CatalogPhoto {
+        var photo = self
+        photo.locationIndex = locationIndex
+        if moved { photo.intersection = nil }
+        if let year {
+            let text = String(year)
+            photo.date = text
+            photo.years = [text]
+            photo.yearNumbers = [year]
+        }
+        if rotation % 180 != 0 { (photo.width, photo.height) = (height, width) }
+        photo.storedAcceptedRotation = UInt16(rotation)
+        return photo
     }
 }

@@ -1,3 +1,4 @@
+import Gzip
 import SQLite
 
 /// Reads a catalog database written by `CatalogStore`.
@@ -18,17 +19,21 @@ enum CatalogReader {
         }
     }
 
-    /// The offline snapshot's gzip copy, if the build made one.
-    static func snapshotGzip(path: String) throws -> [UInt8]? {
+    /// The blocks of the offline snapshot's gzip copy, in order; empty if the build made none.
+    static func snapshotBlocks(path: String) throws -> [GzipBlock] {
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
-        return try connection.queryFirst("SELECT gzip FROM catalog_snapshot WHERE id = 1") { $0.blob(0) }
+        return try connection.query("SELECT crc32, length, deflated FROM catalog_snapshot_blocks ORDER BY position") {
+            GzipBlock(
+                deflated: $0.blob(2), trailer: GzipTrailer(crc32: UInt32(truncatingIfNeeded: $0.int(0)), size: UInt32(truncatingIfNeeded: $0.int(1))))
+        }
     }
 
     /// Loads every location, photo, year and topic into memory, streaming the rows straight
     /// into their final arrays: locations come out of SQLite already ordered by
     /// `locationID` (the UNIQUE index; BINARY collation is UTF-8 byte order), and each
     /// photo's years and topics are merged in from cursors over the same photo order.
-    static func load(path: String) throws -> PhotoCatalog {
+    /// - Parameter boroughs: the outlines the catalog was built with.
+    static func load(path: String, boroughs: BoroughMap) throws -> ShippedCatalog {
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         func fail(_ reason: String) -> CatalogError { .malformedDatabase(path: path, reason: reason) }
 
@@ -83,7 +88,7 @@ enum CatalogReader {
         let photoRows = try connection.prepare(
             """
             SELECT position, photo_id, location, title, date, folder, text, width, height,
-                   thumbnail_url, photo_url, nypl_url, intersection
+                   thumbnail_url, photo_url, nypl_url, intersection, rotation
             FROM photos ORDER BY position
             """)
         while try photoRows.step() {
@@ -116,7 +121,7 @@ enum CatalogReader {
                     folder: photoRows.optionalText(5), text: photoRows.optionalText(6), years: years,
                     width: photoRows.int(7), height: photoRows.int(8), thumbnailURL: photoRows.text(9),
                     photoURL: photoRows.text(10), nyplURL: photoRows.text(11), intersection: photoRows.optionalText(12),
-                    locationIndex: rankOfPosition[position]))
+                    locationIndex: rankOfPosition[position], sourceRotation: photoRows.int(13)))
         }
         guard !hasYear else { throw fail("years of a photo that does not exist") }
         guard !hasTopic else { throw fail("topics of a photo that does not exist") }
@@ -127,8 +132,9 @@ enum CatalogReader {
                 locationID: row.locationID, latitude: row.latitude, longitude: row.longitude, borough: row.borough,
                 intersection: row.intersection, photos: photoRanges[row.position])
         }
-        return PhotoCatalog(
-            locations: locations, photos: photos, topicSpellings: topicSpellings,
-            dataVersion: SourceFiles.dataVersion(locationsDigest: locationsDigest, boroughsDigest: boroughsDigest))
+        return ShippedCatalog(
+            locations: locations, lines: rows.map(\.position), photos: photos, topicSpellings: topicSpellings,
+            dataVersion: SourceFiles.dataVersion(locationsDigest: locationsDigest, boroughsDigest: boroughsDigest),
+            boroughs: boroughs)
     }
 }

@@ -8,8 +8,11 @@ enum CatalogSchema {
     /// Version 2 added the full-text index `photo_search`; version 3 the postings
     /// derived from it (`photo_search_words`, `photo_search_lengths`); version 4 the
     /// photos' subject topics (`photo_topics`); version 5 the offline snapshot's gzip copy
-    /// (`catalog_snapshot`, `CatalogStore.SnapshotRenderer`).
-    static let formatVersion = 5
+    /// (`catalog_snapshot`, `CatalogStore.SnapshotRenderer`); version 6 the source's
+    /// `rotation` of each photo, and the snapshot's gzip copy in blocks
+    /// (`catalog_snapshot_blocks`), which the generations of corrections reuse; version 7
+    /// PhotoSummary's `imageURL` (every catalog answer, and the snapshot, changed).
+    static let formatVersion = 7
 
     static let metaFormatVersion = "format_version"
     static let metaLocationsDigest = "locations_sha256"
@@ -43,7 +46,8 @@ enum CatalogSchema {
             thumbnail_url TEXT NOT NULL,
             photo_url TEXT NOT NULL,
             nypl_url TEXT NOT NULL,
-            intersection TEXT
+            intersection TEXT,
+            rotation INTEGER NOT NULL CHECK (rotation IN (0, 90, 180, 270))
         );
         CREATE TABLE photo_years (
             photo INTEGER NOT NULL REFERENCES photos(position),
@@ -57,9 +61,11 @@ enum CatalogSchema {
             topic TEXT NOT NULL,
             PRIMARY KEY (photo, position)
         ) WITHOUT ROWID;
-        CREATE TABLE catalog_snapshot (
-            id INTEGER PRIMARY KEY CHECK (id = 1),
-            gzip BLOB NOT NULL
+        CREATE TABLE catalog_snapshot_blocks (
+            position INTEGER PRIMARY KEY,
+            crc32 INTEGER NOT NULL,
+            length INTEGER NOT NULL,
+            deflated BLOB NOT NULL
         );
         """ + SearchIndex.statements
 }

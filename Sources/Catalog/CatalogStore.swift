@@ -7,7 +7,7 @@ import SQLite
 #endif
 
 /// Builds the SQLite catalog (`<dataDirectory>/catalog.sqlite`) from the source data
-/// and loads it into a `PhotoCatalog`.
+/// and loads it into a `ShippedCatalog`.
 ///
 /// A build writes everything in one transaction into a fresh temporary file, syncs it
 /// and renames it into place (rename(2) is atomic), so a crash or a bad source file
@@ -21,11 +21,12 @@ public enum CatalogStore {
     static let temporaryPrefix = databaseFileName + ".tmp-"
 
     /// Makes the gzip copy of the offline snapshot (`GET /catalog/snapshot`) that a build
-    /// stores, from the catalog it built. The JSON belongs to the API, so the caller passes
-    /// the renderer; the build keeps its result because compressing tens of megabytes takes
-    /// seconds that no start should pay. Only the gzip copy is kept: a start renders the
-    /// identity bytes again from the catalog in memory, which costs less than reading them.
-    public typealias SnapshotRenderer = (PhotoCatalog) throws -> [UInt8]
+    /// stores, in blocks, from the catalog it built. The JSON belongs to the API, so the
+    /// caller passes the renderer; the build keeps its result because compressing tens of
+    /// megabytes takes seconds that no start should pay. Only the gzip copy is kept: a
+    /// start renders the identity bytes again from the catalog in memory, which costs less
+    /// than reading them, and reuses every block that still holds the same bytes.
+    public typealias SnapshotRenderer = (PhotoCatalog) throws -> [GzipBlock]
 
     /// Loads the catalog, first building it when it is missing, unreadable, of another
     /// format version, or built from source files with other SHA-256 digests.
@@ -33,26 +34,29 @@ public enum CatalogStore {
     ///   a build stores none.
     public static func openOrBuild(
         dataDirectory: String, sourceDirectory: String, snapshot: SnapshotRenderer? = nil
-    ) throws -> PhotoCatalog {
+    ) throws -> ShippedCatalog {
         let sources = try SourceFiles(directory: sourceDirectory)
+        let boroughs = try BoroughMap(contentsOf: sources.boroughsPath)
         let path = databasePath(dataDirectory)
         if FileManager.default.fileExists(atPath: path), CatalogReader.isCurrent(path: path, sources: sources) {
             // A build killed while an older catalog was in place leaves its file behind
             // even though nothing is rebuilt now (found by a kill -9 test).
             removeAbandonedTemporaries(in: dataDirectory)
-            return try CatalogReader.load(path: path)
+            return try CatalogReader.load(path: path, boroughs: boroughs)
         }
-        return try build(sources, dataDirectory: dataDirectory, snapshot: snapshot) ?? CatalogReader.load(path: path)
+        return try build(sources, boroughs: boroughs, dataDirectory: dataDirectory, snapshot: snapshot)
     }
 
     /// Rebuilds the catalog from the source files unconditionally (`past-nyc import`).
     public static func build(dataDirectory: String, sourceDirectory: String, snapshot: SnapshotRenderer? = nil) throws {
-        try build(try SourceFiles(directory: sourceDirectory), dataDirectory: dataDirectory, snapshot: snapshot)
+        let sources = try SourceFiles(directory: sourceDirectory)
+        try build(sources, boroughs: try BoroughMap(contentsOf: sources.boroughsPath), dataDirectory: dataDirectory, snapshot: snapshot)
     }
 
-    /// The gzip copy of the offline snapshot the catalog of `dataDirectory` was built with, if any.
-    public static func storedSnapshotGzip(dataDirectory: String) throws -> [UInt8]? {
-        try CatalogReader.snapshotGzip(path: databasePath(dataDirectory))
+    /// The blocks of the offline snapshot's gzip copy the catalog of `dataDirectory` was
+    /// built with, in order; empty if it was built without one.
+    public static func storedSnapshotBlocks(dataDirectory: String) throws -> [GzipBlock] {
+        try CatalogReader.snapshotBlocks(path: databasePath(dataDirectory))
     }
 
     /// Where the catalog database of a data directory lives.
@@ -60,10 +64,11 @@ public enum CatalogStore {
         (dataDirectory as NSString).appendingPathComponent(databaseFileName)
     }
 
-    /// Returns the catalog as built when the snapshot renderer needed it loaded, so the
-    /// caller need not load it again.
+    /// Returns the catalog as built.
     @discardableResult
-    private static func build(_ sources: SourceFiles, dataDirectory: String, snapshot: SnapshotRenderer?) throws -> PhotoCatalog? {
+    private static func build(
+        _ sources: SourceFiles, boroughs: BoroughMap, dataDirectory: String, snapshot: SnapshotRenderer?
+    ) throws -> ShippedCatalog {
         do {
             try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         } catch {
@@ -77,13 +82,10 @@ public enum CatalogStore {
         defer {
             if !installed { unlink(temporaryPath) }
         }
-        let boroughs = try BoroughMap(contentsOf: sources.boroughsPath)
         try write(sources, boroughs: boroughs, to: temporaryPath)
-        var built: PhotoCatalog?
+        let built = try CatalogReader.load(path: temporaryPath, boroughs: boroughs)
         if let snapshot {
-            let catalog = try CatalogReader.load(path: temporaryPath)
-            try write(snapshotGzip: try snapshot(catalog), to: temporaryPath)
-            built = catalog
+            try write(snapshotBlocks: try snapshot(PhotoCatalog(built)), to: temporaryPath)
         }
         try sync(path: temporaryPath, flags: O_RDONLY)
         guard rename(temporaryPath, path) == 0 else {
@@ -95,11 +97,20 @@ public enum CatalogStore {
         return built
     }
 
-    /// Adds the snapshot's gzip copy to a catalog written by `write(_:boroughs:to:)`, still private.
-    private static func write(snapshotGzip: [UInt8], to path: String) throws {
+    /// Adds the snapshot's gzip blocks to a catalog written by `write(_:boroughs:to:)`, still private.
+    private static func write(snapshotBlocks: [GzipBlock], to path: String) throws {
         let connection = try SQLiteConnection(path: path)
         try connection.execute("PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF")
-        try connection.execute("INSERT INTO catalog_snapshot (id, gzip) VALUES (1, ?)", [.blob(snapshotGzip)])
+        try connection.transaction(.immediate) {
+            for (position, block) in snapshotBlocks.enumerated() {
+                try connection.execute(
+                    "INSERT INTO catalog_snapshot_blocks (position, crc32, length, deflated) VALUES (?, ?, ?, ?)",
+                    [
+                        SQLiteValue(position), SQLiteValue(Int(block.trailer.crc32)), SQLiteValue(Int(block.trailer.size)),
+                        .blob(block.deflated),
+                    ])
+            }
+        }
     }
 
     /// Writes the whole catalog in one transaction; the connection closes on return.

@@ -18,8 +18,8 @@ final class CatalogWriter {
         insertPhoto = try connection.prepare(
             """
             INSERT INTO photos (position, photo_id, location, title, date, folder, text, width, height,
-                                thumbnail_url, photo_url, nypl_url, intersection)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                thumbnail_url, photo_url, nypl_url, intersection, rotation)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         insertYear = try connection.prepare("INSERT INTO photo_years (photo, position, year) VALUES (?, ?, ?)")
         insertTopic = try connection.prepare("INSERT INTO photo_topics (photo, position, topic) VALUES (?, ?, ?)")
@@ -31,7 +31,6 @@ final class CatalogWriter {
     /// A repeated locationID or photo ID fails on the UNIQUE constraints.
     func insert(_ record: LocationRecord, position: Int) throws {
         let intersection = record.intersection
-        let locationKeys = SearchWords.indexedText(intersection)
         try insertLocation.bind([
             SQLiteValue(position), .text(CatalogLocation.identifier(latitude: record.latitude, longitude: record.longitude)),
             .real(record.latitude), .real(record.longitude), SQLiteValue(record.borough?.rawValue),
@@ -43,7 +42,7 @@ final class CatalogWriter {
                 SQLiteValue(photoCount), .text(photo.photoID), SQLiteValue(position), SQLiteValue(photo.title),
                 SQLiteValue(photo.date), SQLiteValue(photo.folder), SQLiteValue(photo.text), SQLiteValue(photo.width),
                 SQLiteValue(photo.height), .text(photo.thumbnailURL), .text(photo.photoURL), .text(photo.nyplURL),
-                SQLiteValue(photo.intersection),
+                SQLiteValue(photo.intersection), SQLiteValue(photo.sourceRotation),
             ])
             try insertPhoto.step()
             for (index, year) in photo.years.enumerated() {
@@ -55,7 +54,7 @@ final class CatalogWriter {
                 try insertTopic.step()
             }
             try insertSearchRow.bind([
-                SQLiteValue(photoCount), .text(SearchWords.indexedText(photo.intersection) + " " + locationKeys),
+                SQLiteValue(photoCount), .text(SearchIndex.placeColumn(photo: photo.intersection, location: intersection)),
                 .text(SearchWords.indexedText(photo.title)), .text(SearchWords.indexedText(photo.folder)),
                 .text(SearchWords.indexedText(photo.text)),
             ])

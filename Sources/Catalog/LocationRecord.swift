@@ -30,6 +30,10 @@ struct LocationRecord {
         }
         photos = try source.photos.map { photo in
             guard !photo.id.isEmpty else { throw reject("a photo has an empty id") }
+            let rotation = photo.rotation ?? 0
+            guard [0, 90, 180, 270].contains(rotation) else {
+                throw reject("photo \(photo.id) has rotation \(rotation), not 0, 90, 180 or 270")
+            }
             var seen = Set<String>()
             let years = photo.years.filter { !$0.isEmpty && seen.insert($0).inserted }
             return CatalogPhoto(
@@ -45,7 +49,8 @@ struct LocationRecord {
                 photoURL: photo.imageURL,
                 nyplURL: photo.nyplURL,
                 intersection: Self.label(photo.geocode),
-                locationIndex: position)
+                locationIndex: position,
+                sourceRotation: rotation)
         }
     }
 

@@ -1,7 +1,8 @@
 import CPrefetch
 
-/// The whole photo catalog in memory, immutable once loaded, with its spatial index.
-/// Loaded from the SQLite catalog at start; queries never touch the database.
+/// One generation of the photo catalog in memory, immutable, with its spatial index: the
+/// shipped catalog with the accepted corrections laid over it
+/// (`init(_:corrections:dataVersion:)`). Queries never touch a database.
 ///
 /// `Sendable`: every stored property is an immutable value.
 public final class PhotoCatalog: Sendable {
@@ -9,8 +10,12 @@ public final class PhotoCatalog: Sendable {
     public let locations: [CatalogLocation]
     /// All photos, each location's photos contiguous and in source-file order.
     public let photos: [CatalogPhoto]
-    /// Changes whenever the source data does: a strong validator for ETags.
+    /// Changes whenever the source data or the corrections do: a strong validator for ETags.
     public let dataVersion: String
+    /// What this generation was made from.
+    public let shipped: ShippedCatalog
+    /// Each photo's index in `shipped.photos`.
+    private let shippedPhotoIndices: [Int32]
     /// The five boroughs in `Borough.allCases` order.
     public let boroughSummaries: [BoroughSummary]
     /// The photos' subject topics, numbered.
@@ -37,13 +42,18 @@ public final class PhotoCatalog: Sendable {
     /// - Parameters:
     ///   - locations: ordered by `locationID`; their `photos` ranges index `photos`.
     ///   - photos: in source order; `locationIndex` indexes `locations`.
-    ///   - topicSpellings: each photo's subject topics as spelled, in `photos` order.
-    init(locations: [CatalogLocation], photos: [CatalogPhoto], topicSpellings: [[String]], dataVersion: String) {
+    ///   - topicIndex: the subject topics of `photos`.
+    ///   - shippedPhotoIndices: each photo's index in `shipped.photos`.
+    init(
+        locations: [CatalogLocation], photos: [CatalogPhoto], topicIndex: TopicIndex, dataVersion: String,
+        shipped: ShippedCatalog, shippedPhotoIndices: [Int32]
+    ) {
         self.locations = locations
         self.photos = photos
         self.dataVersion = dataVersion
-        topicIndex = TopicIndex(
-            spellings: topicSpellings, locationOfPhoto: photos.map(\.locationIndex), locationCount: locations.count)
+        self.shipped = shipped
+        self.shippedPhotoIndices = shippedPhotoIndices
+        self.topicIndex = topicIndex
         latitudes = locations.map(\.latitude)
         longitudes = locations.map(\.longitude)
         unitVectors = locations.map { GreatCircle.unitVector(latitude: $0.latitude, longitude: $0.longitude) }
@@ -73,6 +83,23 @@ public final class PhotoCatalog: Sendable {
     /// The index in `photos` of a photo ID, or nil.
     public func photoIndex(photoID: String) -> Int? {
         photoIndexByID[photoID]
+    }
+
+    /// The index in `shipped.photos` of a photo (an index in `photos`).
+    public func shippedPhotoIndex(_ photo: Int) -> Int {
+        Int(shippedPhotoIndices[photo])
+    }
+
+    /// The accepted clockwise turn (0, 90, 180 or 270) that makes the image at a photo's
+    /// `photoURL` upright, from this generation's corrections; nil for an unknown photo ID.
+    /// What the image routes turn the source's bytes by.
+    public func acceptedRotation(photoID: String) -> Int? {
+        photoIndex(photoID: photoID).map { photos[$0].acceptedRotation }
+    }
+
+    /// What the search index holds as a photo's place in this generation (`SearchIndex.placeColumn`).
+    public func searchedPlace(ofPhoto photo: Int) -> String {
+        SearchIndex.placeColumn(photo: photos[photo].intersection, location: locations[photos[photo].locationIndex].intersection)
     }
 
     /// The index in `locations` of a location ID spelled exactly as the catalog spells

@@ -35,6 +35,13 @@ public enum SearchIndex {
         );
         """
 
+    /// The `intersection` column of a photo's row: the keys of its own label, then of its
+    /// location's. The only column a correction changes (a moved photo loses its label;
+    /// its old and new locations may change theirs), which `SearchPostings` patches.
+    public static func placeColumn(photo: String?, location: String?) -> String {
+        SearchWords.indexedText(photo) + " " + SearchWords.indexedText(location)
+    }
+
     /// The weight of a hit in each column of `photo_search`, in column order: a word
     /// found in an intersection or a title counts ten times one in the long description,
     /// a folder (the archive's short title) in between. They are the weights of

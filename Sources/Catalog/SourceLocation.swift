@@ -1,6 +1,6 @@
 /// One line of `oldnyc-locations.jsonl.gz` as published by OldNYC: a point and its photos.
-/// Fields the catalog does not serve (`dates_from_text`, `rotation`, and of `nypl_fields`
-/// all but the subject topics) are skipped.
+/// Fields the catalog does not keep (`dates_from_text`, and of `nypl_fields` all but the
+/// subject topics) are skipped.
 struct SourceLocation: Decodable {
     struct Photo: Decodable {
         let id: String
@@ -16,9 +16,12 @@ struct SourceLocation: Decodable {
         let nyplURL: String
         let geocode: Geocode?
         let nyplFields: NYPLFields?
+        /// The clockwise turn OldNYC gave the archive's scan to make the copy its URLs
+        /// point at upright (`CatalogPhoto.sourceRotation`); absent for most photos.
+        let rotation: Int?
 
         enum CodingKeys: String, CodingKey {
-            case id, title, date, years, text, width, height, geocode
+            case id, title, date, years, text, width, height, geocode, rotation
             case nyplFields = "nypl_fields"
             case originalTitle = "original_title"
             case imageURL = "image_url"

@@ -20,7 +20,7 @@ public struct TopicIndex: Sendable {
     private let locationTopicCounts: [Int32]
 
     /// - Parameters:
-    ///   - spellings: each photo's topics as spelled, in `PhotoCatalog.photos` order.
+    ///   - spellings: each photo's topics as spelled, in photo order.
     ///   - locationOfPhoto: the location index of each photo.
     ///   - locationCount: how many locations there are.
     init(spellings: [[String]], locationOfPhoto: [Int], locationCount: Int) {
@@ -63,8 +63,56 @@ public struct TopicIndex: Sendable {
         }
         self.starts = starts
         self.topicNumbers = topicNumbers
+        (locationStarts, locationTopicNumbers, locationTopicCounts) = Self.locationTopics(
+            starts: starts, topicNumbers: topicNumbers, locationOfPhoto: locationOfPhoto, locationCount: locationCount)
+    }
+
+    /// These topics of the same photos in another order, at other locations (a generation of
+    /// the catalog, `PhotoCatalog(_:corrections:)`): no spelling is folded again, and the
+    /// topics keep their numbers, which depend on their names and photo counts only.
+    /// - Parameters:
+    ///   - order: for each photo of the new order, its index here.
+    ///   - locationOfPhoto: the location index of each photo, in the new order.
+    ///   - locationCount: how many locations there are.
+    func renumbered(order: [Int32], locationOfPhoto: [Int], locationCount: Int) -> TopicIndex {
+        var starts: [Int32] = [0]
+        var topicNumbers: [UInt16] = []
+        starts.reserveCapacity(order.count + 1)
+        topicNumbers.reserveCapacity(self.topicNumbers.count)
+        for photo in order {
+            topicNumbers += self.topicNumbers[Int(self.starts[Int(photo)])..<Int(self.starts[Int(photo) + 1])]
+            starts.append(Int32(topicNumbers.count))
+        }
+        let (locationStarts, locationTopicNumbers, locationTopicCounts) = Self.locationTopics(
+            starts: starts, topicNumbers: topicNumbers, locationOfPhoto: locationOfPhoto, locationCount: locationCount)
+        var locationCounts = [Int](repeating: 0, count: topics.count)
+        for number in locationTopicNumbers { locationCounts[Int(number)] += 1 }
+        return TopicIndex(
+            topics: topics.indices.map { CatalogTopic(name: topics[$0].name, photoCount: topics[$0].photoCount, locationCount: locationCounts[$0]) },
+            numberByFoldedName: numberByFoldedName, starts: starts, topicNumbers: topicNumbers, locationStarts: locationStarts,
+            locationTopicNumbers: locationTopicNumbers, locationTopicCounts: locationTopicCounts)
+    }
+
+    private init(
+        topics: [CatalogTopic], numberByFoldedName: [String: Int], starts: [Int32], topicNumbers: [UInt16],
+        locationStarts: [Int32], locationTopicNumbers: [UInt16], locationTopicCounts: [Int32]
+    ) {
+        self.topics = topics
+        self.numberByFoldedName = numberByFoldedName
+        self.starts = starts
+        self.topicNumbers = topicNumbers
+        self.locationStarts = locationStarts
+        self.locationTopicNumbers = locationTopicNumbers
+        self.locationTopicCounts = locationTopicCounts
+    }
+
+    /// Each location's topics, ascending, with how many of its photos have each, from the
+    /// photos' topic numbers (`starts`, `topicNumbers`).
+    private static func locationTopics(
+        starts: [Int32], topicNumbers: [UInt16], locationOfPhoto: [Int], locationCount: Int
+    ) -> (starts: [Int32], numbers: [UInt16], counts: [Int32]) {
         var topicsOfLocation = [[UInt16: Int32]](repeating: [:], count: locationCount)
-        for photo in spellings.indices {
+        for photo in locationOfPhoto.indices {
             for number in topicNumbers[Int(starts[photo])..<Int(starts[photo + 1])] {
                 topicsOfLocation[locationOfPhoto[photo]][number, default: 0] += 1
             }
@@ -79,9 +127,7 @@ public struct TopicIndex: Sendable {
             }
             locationStarts.append(Int32(locationTopicNumbers.count))
         }
-        self.locationStarts = locationStarts
-        self.locationTopicNumbers = locationTopicNumbers
-        self.locationTopicCounts = locationTopicCounts
+        return (locationStarts, locationTopicNumbers, locationTopicCounts)
     }
 
     /// The locations with the topic (one of their photos has it), ascending, by topic number.

@@ -3,13 +3,24 @@ import CZlib
 /// The end of a gzip member (RFC 1952 §2.3.1): the CRC-32 of the uncompressed bytes
 /// and their length modulo 2³², both little-endian. Tells, without decompressing, whether
 /// a stored gzip copy is of given bytes.
-public struct GzipTrailer: Equatable, Sendable {
+public struct GzipTrailer: Hashable, Sendable {
     public var crc32: UInt32
     public var size: UInt32
 
+    /// A trailer as stored.
+    public init(crc32: UInt32, size: UInt32) {
+        self.crc32 = crc32
+        self.size = size
+    }
+
     /// The trailer `Gzip.compress` writes for `bytes`: zlib's CRC-32, one pass, no allocation.
     public init(of bytes: [UInt8]) {
-        crc32 = bytes.withUnsafeBufferPointer { UInt32(CZlib.crc32_z(0, $0.baseAddress, $0.count)) }
+        self = bytes.withUnsafeBufferPointer { GzipTrailer(of: $0) }
+    }
+
+    /// The trailer of the bytes `bytes` points at.
+    public init(of bytes: UnsafeBufferPointer<UInt8>) {
+        crc32 = UInt32(CZlib.crc32_z(0, bytes.baseAddress, bytes.count))
         size = UInt32(truncatingIfNeeded: bytes.count)
     }
 

@@ -7,7 +7,7 @@
 /// terms (`Access-Control-Max-Age`).
 public struct CachePolicy: Sendable, Equatable {
     enum Kind: Sendable, Equatable {
-        case unspecified, shared, noStore
+        case unspecified, shared, revalidate, noStore
     }
 
     let kind: Kind
@@ -26,6 +26,11 @@ public struct CachePolicy: Sendable, Equatable {
         precondition(maxAge >= 0, "max-age is a number of seconds")
         return CachePolicy(kind: .shared, value: "public, max-age=\(maxAge)")
     }
+
+    /// The same for everyone, but liable to change at any moment and cheap to confirm by
+    /// its strong ETag: every answer, errors included, carries `Cache-Control: no-cache`,
+    /// so a cache may keep it but must revalidate it before each use (RFC 9111 §5.2.2.4).
+    public static let revalidate = CachePolicy(kind: .revalidate, value: "no-cache")
 
     /// Holds a user's data or a secret: every answer, errors included, carries
     /// `Cache-Control: no-store`.

@@ -30,6 +30,8 @@ final class Connection {
     private var outbound: [[UInt8]] = []
     /// How much of `outbound[0]` is already written.
     private var outboundOffset = 0
+    /// The streamed body of the response in `outbound`, sent once `outbound` is written.
+    private var streamed: StreamedBodySender?
     private var registeredEvents = EPOLLIN.rawValue
     private var closed = false
 
@@ -122,7 +124,8 @@ final class Connection {
                     date: loop.dateCache.current())
                 outbound.append(encoded.head)
                 if !encoded.body.isEmpty { outbound.append(encoded.body) }
-                record(log, status: encoded.status, bytes: encoded.body.count)
+                if let part = encoded.streamed { streamed = StreamedBodySender(part.body, range: part.range) }
+                record(log, status: encoded.status, bytes: encoded.bodyBytes)
                 if let refusal { loop.context.refusals.record(refusal, client: log.remote) }
                 if loop.holdsResponse(of: self) { return }
                 action = flush()
@@ -140,7 +143,7 @@ final class Connection {
                 }
                 if case .found(.deferred(let run), _, _, _) = match {
                     let workers = loop.context.workers
-                    answerLater(request) { responder in workers.submit { run(request, responder) } }
+                    answerLater(request) { responder in workers.submit { responder.run(run) } }
                     return
                 }
                 if case .found(.handOff(let run), _, _, _) = match {
@@ -205,42 +208,56 @@ final class Connection {
 
     // MARK: Writing
 
-    /// Writes as much of `outbound` as the socket takes and tells the state machine how far it got.
+    /// Writes as much of `outbound`, then of the streamed body, as the socket takes and
+    /// tells the state machine how far it got.
     private func flush() -> ConnectionAction {
         var total = 0
-        while !outbound.isEmpty {
+        while true {
             let result: IOResult<Int>
             do {
-                result = try sendOutbound()
+                if !outbound.isEmpty {
+                    result = try sendOutbound()
+                } else if let streamed, !streamed.isFinished {
+                    result = try streamed.send(to: socket.rawValue)
+                } else {
+                    break
+                }
             } catch {
+                if case .truncatedFile = error as? HTTPServerError {
+                    // The head is gone already: all that is left is to cut the body short.
+                    loop.context.logger.error("a streamed body's file was cut short", metadata: ["error": "\(error)"])
+                }
                 return machine.peerClosed()
             }
             switch result {
             case .done(let written):
-                consumeOutbound(written)
+                if !outbound.isEmpty { consumeOutbound(written) }
                 total += written
             case .wouldBlock:
                 return machine.writeBlocked(written: total, now: MonotonicClock.now())
             }
         }
+        streamed = nil
         return machine.writeFinished(written: total, now: MonotonicClock.now())
     }
 
     /// One `sendmsg` of the unwritten rest of `outbound[0]` and, when there is one,
     /// all of `outbound[1]`: a response head and its body leave in one system call.
+    /// With a streamed body to follow, `MSG_MORE` lets the head leave with its first bytes.
     private func sendOutbound() throws -> IOResult<Int> {
         let descriptor = socket.rawValue
+        let flags = Int32(MSG_NOSIGNAL) | (streamed == nil ? 0 : Int32(MSG_MORE))
         return try outbound[0].withUnsafeBytes { first in
             let rest = UnsafeRawBufferPointer(rebasing: first[outboundOffset...])
-            guard outbound.count > 1 else { return try Self.send(rest, .init(start: nil, count: 0), to: descriptor) }
+            guard outbound.count > 1 else { return try Self.send(rest, .init(start: nil, count: 0), to: descriptor, flags: flags) }
             return try outbound[1].withUnsafeBytes { second in
-                try Self.send(rest, second, to: descriptor)
+                try Self.send(rest, second, to: descriptor, flags: flags)
             }
         }
     }
 
     private static func send(
-        _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer, to descriptor: Int32
+        _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer, to descriptor: Int32, flags: Int32
     ) throws(HTTPServerError) -> IOResult<Int> {
         var vectors = (
             iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count),
@@ -249,7 +266,7 @@ final class Connection {
             var message = msghdr()
             message.msg_iov = vectorBytes.baseAddress!.assumingMemoryBound(to: iovec.self)
             message.msg_iovlen = second.isEmpty ? 1 : 2
-            return try systemCall("sendmsg") { sendmsg(descriptor, &message, Int32(MSG_NOSIGNAL)) }
+            return try systemCall("sendmsg") { sendmsg(descriptor, &message, flags) }
         }
     }
 

@@ -10,14 +10,14 @@ enum ConnectionRefusal {
     static func tooManyFromClient(limit: Int) -> HTTPError {
         HTTPError(
             .tooManyRequests,
-            detail: "This client address already holds \(limit) open connections, the most one address may; "
-                + "reuse or close one of them.",
+            detail: "this client address already holds \(limit) open connections, the most one address may; "
+                + "reuse or close one of them",
             headers: retryAfter)
     }
 
     /// The server holds `maxConnections` and none of them is idle.
     static let serverFull = HTTPError(
-        .serviceUnavailable, detail: "The server holds as many connections as it may and none is idle; try again shortly.",
+        .serviceUnavailable, detail: "the server holds as many connections as it may and none is idle; try again shortly",
         headers: retryAfter)
 
     private static let retryAfter = HTTPHeaders([("Retry-After", "1")])

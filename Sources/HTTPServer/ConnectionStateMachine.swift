@@ -185,7 +185,7 @@ struct ConnectionStateMachine {
         case .request:
             switch state {
             case .readingHead, .readingBody:
-                return respondToInvalid(.requestTimeout, detail: "The request was not received in time.", now: now)
+                return respondToInvalid(.requestTimeout, detail: "the request was not received in time", now: now)
             default:
                 return close()
             }

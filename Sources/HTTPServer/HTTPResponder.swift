@@ -24,27 +24,38 @@ public final class HTTPResponder: Sendable {
     deinit {
         guard !answered.load(ordering: .acquiring) else { return }
         logger.error("handler dropped its request", metadata: ["path": .string(request.path), "request_id": .string(request.requestID)])
-        deliver(HTTPError(.internalServerError, detail: "The server could not complete the request.").problemResponse)
+        deliver(HTTPError(.internalServerError, detail: "the server could not complete the request").problemResponse)
     }
 
     /// Runs a `deferred` handler on the calling thread and waits for its answer: for
     /// callers that wait anyway (`InMemoryConnection`, tests). `Connection` never waits.
     public static func awaitingAnswer(
-        to request: HTTPRequest, from handler: @Sendable (HTTPRequest, HTTPResponder) -> Void,
+        to request: HTTPRequest, from handler: @Sendable (HTTPRequest, HTTPResponder) throws -> Void,
         logger: Logger = Logger(label: "responder", factory: { _ in SwiftLogNoOpLogHandler() })
     ) -> HTTPResponse {
         let answer = Mutex<HTTPResponse?>(nil)
         let answered = DispatchSemaphore(value: 0)
-        handler(request, HTTPResponder(request: request, logger: logger) { response in
+        HTTPResponder(request: request, logger: logger) { response in
             answer.withLock { $0 = response }
             answered.signal()
-        })
+        }.run(handler)
         answered.wait()
         return answer.withLock { $0.take()! }
     }
 
+    /// Runs a `deferred` handler with this responder: what it throws before it answers
+    /// is its answer, rendered as every handler's error is.
+    func run(_ handler: (HTTPRequest, HTTPResponder) throws -> Void) {
+        do {
+            try handler(request, self)
+        } catch {
+            respond { throw error }
+        }
+    }
+
     /// Answers with what `makeResponse` returns or throws (rendered as every handler's
-    /// error is: an `HTTPError` as its problem, anything else as a logged 500). Only the
+    /// error is, by `RequestPipeline.run`: an `HTTPResponseError` as its problem, anything
+    /// else as a logged 500). Only the
     /// first call answers; later ones are ignored.
     public func respond(_ makeResponse: () throws -> HTTPResponse) {
         guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }

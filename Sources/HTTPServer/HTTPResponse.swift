@@ -1,7 +1,7 @@
 /// A response value returned by handlers. The server adds `Date`, `Server`,
 /// `Content-Length`, `Connection`, `X-Request-ID`, CORS and `Vary`, applies gzip,
 /// answers `If-None-Match` with 304 when `etag` is set, `Range` when `acceptsRanges`
-/// is, and drops the body for HEAD.
+/// is, and drops the body for HEAD. The body is `body`, or `streamedBody` when set.
 public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
@@ -9,8 +9,8 @@ public struct HTTPResponse: Sendable {
     /// A strong entity tag, quoted (`"…"`), for cacheable GET responses.
     public var etag: String?
     /// The body gzipped, for a handler that keeps it made: called instead of compressing
-    /// `body` when the response is sent gzipped, and must return what `Gzip.compress(body)`
-    /// does (nil: compress as usual).
+    /// `body` when the response is sent gzipped, and must return a gzip member of exactly
+    /// `body`, as `Gzip.compress(body)` makes one (nil: compress as usual).
     public var gzippedBody: (@Sendable () -> [UInt8]?)?
     /// Whether a `200` to GET or HEAD serves single byte ranges of `body` (RFC 9110 §14,
     /// `RangeSelection`): `Accept-Ranges: bytes`, `206` with `Content-Range` over the
@@ -20,6 +20,9 @@ public struct HTTPResponse: Sendable {
     /// The fair-use rule this answer refuses the request by (`HTTPError.refusal`): the
     /// connection that writes it records it in the server's `Refusals`.
     public var refusal: RefusalRule?
+    /// A body sent from files as the client takes it, never read into memory
+    /// (`StreamedBody`, `sendfile(2)`); when set, `body` is not sent and nothing is gzipped.
+    public var streamedBody: (any StreamedBody)?
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], etag: String? = nil) {
         self.status = status

@@ -9,6 +9,9 @@ public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidHost(String)
     /// `start()` was called on a server that is already running or was shut down.
     case notStartable
+    /// A file region of a `StreamedBody` reached the end of its file early: the file
+    /// holds `size` bytes, the region needed `needed`.
+    case truncatedFile(path: String, size: Int, needed: Int)
 
     public var description: String {
         switch self {
@@ -18,6 +21,8 @@ public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible
             "invalid listen host \(host): expected an IPv4 address such as 127.0.0.1"
         case .notStartable:
             "the server was already started or shut down"
+        case .truncatedFile(let path, let size, let needed):
+            "\(path) holds \(size) bytes, fewer than the \(needed) its response needs"
         }
     }
 }

@@ -12,6 +12,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
 
     public static let ok = HTTPStatus(code: 200, reasonPhrase: "OK")
     public static let created = HTTPStatus(code: 201, reasonPhrase: "Created")
+    public static let accepted = HTTPStatus(code: 202, reasonPhrase: "Accepted")
     public static let noContent = HTTPStatus(code: 204, reasonPhrase: "No Content")
     public static let partialContent = HTTPStatus(code: 206, reasonPhrase: "Partial Content")
     public static let notModified = HTTPStatus(code: 304, reasonPhrase: "Not Modified")
@@ -31,6 +32,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431, reasonPhrase: "Request Header Fields Too Large")
     public static let internalServerError = HTTPStatus(code: 500, reasonPhrase: "Internal Server Error")
     public static let notImplemented = HTTPStatus(code: 501, reasonPhrase: "Not Implemented")
+    public static let badGateway = HTTPStatus(code: 502, reasonPhrase: "Bad Gateway")
     public static let serviceUnavailable = HTTPStatus(code: 503, reasonPhrase: "Service Unavailable")
+    public static let gatewayTimeout = HTTPStatus(code: 504, reasonPhrase: "Gateway Timeout")
     public static let httpVersionNotSupported = HTTPStatus(code: 505, reasonPhrase: "HTTP Version Not Supported")
 }

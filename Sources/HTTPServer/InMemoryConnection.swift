@@ -90,6 +90,17 @@ public final class InMemoryConnection {
                 let encoded = ResponseEncoder.encode(response, context: context, serverName: serverName, date: dateCache.current())
                 unsent += encoded.head
                 unsent += encoded.body
+                if let part = encoded.streamed {
+                    do {
+                        unsent += try StreamedBodySender(part.body, range: part.range).readRest()
+                    } catch {
+                        // As on a socket: the head promised bytes that cannot be sent, so the connection is cut.
+                        output += unsent
+                        unsent = []
+                        action = machine.peerClosed()
+                        continue
+                    }
+                }
                 action = flush()
             case .handle(let request, let match):
                 let response = RequestPipeline.response(to: request, match: match, logger: logger)

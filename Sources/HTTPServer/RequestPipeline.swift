@@ -6,7 +6,7 @@ import Logging
 /// produce the same bytes.
 enum RequestPipeline {
     /// The response to `request` for its route `match`: the handler's, a thrown
-    /// `HTTPError`'s problem, a 500 for anything else, or the router's 404, 405 and `OPTIONS`.
+    /// `HTTPResponseError`'s problem, a 500 for anything else, or the router's 404, 405 and `OPTIONS`.
     ///
     /// - Parameter logger: read only when a handler fails with an unexpected error.
     static func response(to request: HTTPRequest, match: Router.Match, logger: @autoclosure () -> Logger) -> HTTPResponse {
@@ -15,7 +15,9 @@ enum RequestPipeline {
             switch handler.placement(for: request) {
             case .immediate(let run), .blocking(let run):
                 return Self.run(run, request, logger: logger)
-            case .deferred(let run), .handOff(let run):
+            case .deferred(let run):
+                return HTTPResponder.awaitingAnswer(to: request, from: run, logger: logger())
+            case .handOff(let run):
                 return HTTPResponder.awaitingAnswer(to: request, from: run, logger: logger())
             }
         case .methodNotAllowed(let allowed, _, _):
@@ -28,12 +30,12 @@ enum RequestPipeline {
                 headers: HTTPHeaders([("Allow", allow)]))
             return error.problemResponse
         case .notFound:
-            return HTTPError(.notFound, detail: "No resource at this path.").problemResponse
+            return HTTPError(.notFound, detail: "no resource at this path").problemResponse
         }
     }
 
     /// `match` with its handler placed for `request` (see `RouteHandler.placement(for:)`):
-    /// an `immediateUnlessBlocking` one has already run its in-memory half, so the
+    /// an `immediateUnlessBlocking` or `immediateUnlessHandOff` one has already run its in-memory half, so the
     /// caller on the event loop only has to tell where each of the others runs.
     static func placing(_ match: Router.Match, for request: HTTPRequest) -> Router.Match {
         guard case .found(let handler, let pathParameters, let caching, let pattern) = match else { return match }
@@ -58,20 +60,20 @@ enum RequestPipeline {
         return response
     }
 
-    /// Runs a handler, turning a thrown `HTTPError` into its problem and anything else
-    /// into a generic 500 whose details go to the log only.
+    /// Runs a handler: the one place a thrown error becomes an answer. An
+    /// `HTTPResponseError` with a problem is rendered as that problem; anything else is a
+    /// generic 500 whose details go to the log only.
     static func run(
         _ handler: (HTTPRequest) throws -> HTTPResponse, _ request: HTTPRequest, logger: () -> Logger
     ) -> HTTPResponse {
         do {
             return try handler(request)
-        } catch let error as HTTPError {
-            return error.problemResponse
         } catch {
+            if let problem = (error as? any HTTPResponseError)?.problem { return problem.problemResponse }
             logger().error(
                 "handler failed",
                 metadata: ["error": "\(error)", "path": .string(request.path), "request_id": .string(request.requestID)])
-            return HTTPError(.internalServerError, detail: "The server could not complete the request.").problemResponse
+            return HTTPError(.internalServerError, detail: "the server could not complete the request").problemResponse
         }
     }
 }

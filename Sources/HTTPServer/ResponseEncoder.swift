@@ -24,9 +24,14 @@ enum ResponseEncoder {
     struct Encoded {
         /// The status line and header section, up to and including the empty line.
         var head: [UInt8]
-        /// The body bytes to send: empty for HEAD, 204 and 304.
+        /// The body bytes to send: empty for HEAD, 204 and 304, and for a streamed body.
         var body: [UInt8]
+        /// The part of the response's `StreamedBody` to send after the head, if any.
+        var streamed: (body: any StreamedBody, range: Range<Int>)?
         var status: HTTPStatus
+
+        /// The body bytes sent after the head, for the access log.
+        var bodyBytes: Int { streamed?.range.count ?? body.count }
     }
 
     /// Bodies at or under this size are sent as they are: gzip would barely help.
@@ -51,6 +56,8 @@ enum ResponseEncoder {
         let handler = HandlerFields(response.headers)
         var status = response.status
         var body = response.body
+        /// The range of the streamed body to send; nil without one, or when it is not sent.
+        var streamedRange = response.streamedBody.map { 0..<$0.length }
         // What the server adds after the handler's fields, in this order; `omit` names the
         // handler's fields that these replace (RFC 9110: a set field is one field).
         var omit = Omitted()
@@ -61,7 +68,8 @@ enum ResponseEncoder {
         var contentType: String?
         var contentRange: String?
 
-        let compressible = handler.isCompressible
+        // A streamed body is a file's bytes, sent as they are (photographs, archives).
+        let compressible = handler.isCompressible && response.streamedBody == nil
         var wantsGzip = compressible && body.count > minimumGzipBytes && request.hasAcceptEncoding
             && AcceptEncoding.allowsGzip(context.requestHeaders)
         if compressible {
@@ -84,10 +92,11 @@ enum ResponseEncoder {
                 status = .notModified
                 omit.contentType = true
                 body = []
+                streamedRange = nil
             }
         }
         if response.acceptsRanges, status == .ok, request.hasRange, context.method == .get || context.method == .head {
-            let length = body.count
+            let length = response.streamedBody?.length ?? body.count
             switch RangeSelection.evaluate(context.requestHeaders, etag: response.etag, length: length) {
             case .whole:
                 break
@@ -95,17 +104,22 @@ enum ResponseEncoder {
                 // RFC 9110 §14.2: a range of the identity body, so with the identity's
                 // tag (§15.3.7: a 206 carries the validators and Vary a 200 would).
                 status = .partialContent
-                body = Array(body[range])
+                if response.streamedBody != nil {
+                    streamedRange = range
+                } else {
+                    body = Array(body[range])
+                }
                 wantsGzip = false
                 etag = response.etag
                 contentRange = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(length)"
             case .unsatisfiable:
                 // RFC 9110 §15.5.17: the current length, so the client can ask again.
                 let problem = HTTPError(
-                    .rangeNotSatisfiable, detail: "The range starts past the end of the \(length) bytes of this resource."
+                    .rangeNotSatisfiable, detail: "the range starts past the end of the \(length) bytes of this resource"
                 ).problemResponse
                 status = problem.status
                 body = problem.body
+                streamedRange = nil
                 contentType = HTTPResponse.problemContentType
                 omit.contentType = true
                 wantsGzip = false
@@ -164,7 +178,7 @@ enum ResponseEncoder {
             bytes.write(utf8: context.requestID)
             if hasContentLength {
                 bytes.write("\r\nContent-Length: ")
-                bytes.write(decimal: body.count)
+                bytes.write(decimal: streamedRange?.count ?? body.count)
             }
             if context.closing {
                 bytes.write("\r\nConnection: close")
@@ -174,7 +188,8 @@ enum ResponseEncoder {
             bytes.write("\r\n\r\n")
         }
         let sendsBody = context.method != .head && status != .notModified && status != .noContent
-        return Encoded(head: head, body: sendsBody ? body : [], status: status)
+        let streamed = sendsBody ? response.streamedBody.flatMap { body in streamedRange.map { (body, $0) } } : nil
+        return Encoded(head: head, body: sendsBody && streamed == nil ? body : [], streamed: streamed, status: status)
     }
 
     /// The `Cache-Control` the server writes, replacing the handler's, or nil to write none
@@ -189,7 +204,7 @@ enum ResponseEncoder {
         switch context.caching.kind {
         case .unspecified:
             return nil
-        case .noStore:
+        case .noStore, .revalidate:
             return context.caching.value
         case .shared:
             guard !handler.hasCacheControl, context.method == .get || context.method == .head,

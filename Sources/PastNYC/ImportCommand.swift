@@ -20,7 +20,7 @@ struct ImportCommand: ParsableCommand {
         try FileManager.default.createDirectory(atPath: storage.dataDir, withIntermediateDirectories: true)
         let started = ContinuousClock.now
         try CatalogStore.build(
-            dataDirectory: storage.dataDir, sourceDirectory: storage.resolvedSourceDir, snapshot: CatalogSnapshot.gzip(for:))
+            dataDirectory: storage.dataDir, sourceDirectory: storage.resolvedSourceDir, snapshot: CatalogSnapshot.blocks(for:))
         print("catalog built in \(storage.dataDir) in \(ContinuousClock.now - started)")
     }
 }

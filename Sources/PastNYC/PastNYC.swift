@@ -7,7 +7,7 @@ struct PastNYC: ParsableCommand {
         abstract: "The PAST NYC API server: Old NYC photographs near you.",
         subcommands: [
             ServeCommand.self, ImportCommand.self, TourGainCommand.self, CopyUserDataCommand.self, BackupCommand.self,
-            RestoreCommand.self,
+            RestoreCommand.self, ModeratorsCommand.self, ImagesCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )

@@ -20,6 +20,7 @@ struct ServeCommand: ParsableCommand {
     var port: Int?
 
     @OptionGroup var storage: StorageOptions
+    @OptionGroup var images: ImageOptions
 
     @Option(help: "Path of the OpenAPI document served at /openapi.yaml.")
     var openapi = ApplicationConfiguration().openAPIPath
@@ -203,6 +204,8 @@ struct ServeCommand: ParsableCommand {
         configuration.accountLimits.hashesPerClient = hashesPerClient
         configuration.accountLimits.registrationsPerHour = registrationsPerHour
         configuration.userWriteRate = userWriteRate
+        configuration.imageOrigin = images.origin
+        configuration.imageCacheSize = images.imageCacheSize
 
         ServingProcess.prepare()
         let application = try Application(configuration: configuration, logger: logger)

@@ -70,6 +70,14 @@ struct StorageOptions: ParsableArguments {
         }
     }
 
+    /// The user-data store these options name, for a command that reads or changes it
+    /// beside running servers: one connection's worth of PostgreSQL pool. Opening it
+    /// migrates the schema, as a server's start does; on SQLite it holds the data
+    /// directory's shared lock, so `restore` cannot replace the file meanwhile.
+    func openUserData() throws -> any UserDataStore {
+        try UserDataLocation(dataDirectory: dataDir, databaseURL: resolvedDatabaseURL, poolSize: 1).openStore()
+    }
+
     static func isPostgresURL(_ url: String) -> Bool {
         url.hasPrefix("postgresql://") || url.hasPrefix("postgres://")
     }

@@ -44,7 +44,7 @@ struct TourGainCommand: ParsableCommand {
         }
         guard !points.isEmpty else { throw ValidationError("\(pointsFile) has no points") }
         try FileManager.default.createDirectory(atPath: storage.dataDir, withIntermediateDirectories: true)
-        let catalog = try CatalogStore.openOrBuild(dataDirectory: storage.dataDir, sourceDirectory: storage.resolvedSourceDir)
+        let catalog = PhotoCatalog(try CatalogStore.openOrBuild(dataDirectory: storage.dataDir, sourceDirectory: storage.resolvedSourceDir))
 
         var planned: [Int] = []
         var greedy: [Int] = []

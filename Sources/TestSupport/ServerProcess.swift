@@ -111,6 +111,16 @@ public final class ServerProcess {
         _ arguments: [String], workingDirectory: String? = nil, environment: [String: String] = [:],
         timeout: Duration = .seconds(60)
     ) throws -> (status: Int32, errorOutput: String) {
+        let run = try runCapturingOutput(
+            arguments, workingDirectory: workingDirectory, environment: environment, timeout: timeout)
+        return (run.status, run.errorOutput)
+    }
+
+    /// `runToExit`, keeping what the command printed on stdout too.
+    public static func runCapturingOutput(
+        _ arguments: [String], workingDirectory: String? = nil, environment: [String: String] = [:],
+        timeout: Duration = .seconds(60)
+    ) throws -> (status: Int32, output: String, errorOutput: String) {
         guard FileManager.default.isExecutableFile(atPath: executable) else { throw StartError.missingExecutable(executable) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -118,19 +128,32 @@ public final class ServerProcess {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
         let errors = Pipe()
+        let output = Pipe()
         process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = output
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
+        // Both pipes drained meanwhile: a child blocked on a full one would never exit.
+        let texts = Mutex(["", ""])
+        let drained = DispatchSemaphore(value: 0)
+        for (index, pipe) in [output, errors].enumerated() {
+            Thread.detachNewThread {
+                let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                texts.withLock { $0[index] = text }
+                drained.signal()
+            }
+        }
         let deadline = DispatchTime.now() + .nanoseconds(Int(timeout.components.seconds) * 1_000_000_000)
         let timedOut = exited.wait(timeout: deadline) == .timedOut
         if timedOut {
             Glibc.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        return (timedOut ? -1 : process.terminationStatus, String(decoding: output, as: UTF8.self))
+        drained.wait()
+        drained.wait()
+        let (printed, errorOutput) = texts.withLock { ($0[0], $0[1]) }
+        return (timedOut ? -1 : process.terminationStatus, printed, errorOutput)
     }
 
     /// User plus system CPU time the server has used so far.

@@ -78,7 +78,7 @@ public enum SharedCatalog {
             try? FileManager.default.removeItem(atPath: SharedCatalog.directory)  // Best effort at exit: nothing left to report to.
         }
         try CatalogStore.build(
-            dataDirectory: directory, sourceDirectory: PackageRoot.path + "/Data", snapshot: CatalogSnapshot.gzip(for:))
+            dataDirectory: directory, sourceDirectory: PackageRoot.path + "/Data", snapshot: CatalogSnapshot.blocks(for:))
         return directory + "/" + CatalogStore.databaseFileName
     }
 

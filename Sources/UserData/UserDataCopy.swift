@@ -49,6 +49,11 @@ public enum UserDataCopy {
             let users = try connection.queryFirst("SELECT count(*) FROM users", []) { $0.int(0) } ?? 0
             if users > 0 {
                 guard replacing else { throw CopyError.targetNotEmpty(users: users) }
+                // The tables no user's row cascades to: the feedback (which names its
+                // author and decider) before the users, the corrections, the lock rows.
+                try connection.execute("DELETE FROM feedback", [])
+                try connection.execute("DELETE FROM feedback_photos", [])
+                try connection.execute("DELETE FROM catalog_corrections", [])
                 try connection.execute("DELETE FROM users", [])
                 try connection.execute("DELETE FROM login_failures", [])
                 try connection.execute("DELETE FROM registrations", [])

@@ -34,6 +34,8 @@ public protocol UserDataStore: Sendable {
     var isShared: Bool { get }
     /// Whose data changed, after each commit that changed it (`UserDataConnection.announceChange`).
     var changeFeed: ChangeFeed { get }
+    /// That accepted catalog corrections may have been added, by any instance (see `CorrectionsFeed`).
+    var correctionsFeed: CorrectionsFeed { get }
 }
 
 extension UserDataStore {

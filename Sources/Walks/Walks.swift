@@ -14,7 +14,8 @@ import UserData
 /// `UserDataError`s.
 public final class Walks: Sendable {
     private let database: any UserDataStore
-    private let chooser: WalkPhotoChooser
+    /// The catalog's current generation: each write chooses its photos from the one it started with.
+    private let catalog: @Sendable () -> PhotoCatalog
     private let maximumPoints: Int
     private let maximumWalks: Int
     private let clock: @Sendable () -> Date
@@ -23,15 +24,17 @@ public final class Walks: Sendable {
     static let walksCursor = SequenceCursor(prefix: "w1:")
 
     /// - Parameters:
+    ///   - catalog: the catalog's current generation.
     ///   - maximumPoints: accepted points per walk; lower only in tests.
     ///   - maximumWalks: walks one user keeps; lower only in tests.
     ///   - clock: the current time; tests may pin it.
     public init(
-        database: any UserDataStore, catalog: PhotoCatalog, maximumPoints: Int = WalkRules.maximumPoints,
-        maximumWalks: Int = WalkRules.maximumWalks, clock: @escaping @Sendable () -> Date = { Date() }
+        database: any UserDataStore, catalog: @escaping @Sendable () -> PhotoCatalog,
+        maximumPoints: Int = WalkRules.maximumPoints, maximumWalks: Int = WalkRules.maximumWalks,
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.database = database
-        chooser = WalkPhotoChooser(catalog: catalog)
+        self.catalog = catalog
         self.maximumPoints = maximumPoints
         self.maximumWalks = maximumWalks
         self.clock = clock
@@ -84,7 +87,8 @@ public final class Walks: Sendable {
         guard current.progress.pointCount < maximumPoints else { throw WalkError.walkFull(maximumPoints: maximumPoints) }
 
         let now = currentMillisecond()
-        return try database.groupWrite { [chooser, maximumPoints] connection in
+        let chooser = WalkPhotoChooser(catalog: catalog())
+        return try database.groupWrite { [maximumPoints] connection in
             // The user's row (it orders the change log), then the walk's: its other
             // writers wait here, so the counters, the point number and the photos taken
             // are read as they last committed.
@@ -123,7 +127,8 @@ public final class Walks: Sendable {
         guard let id = WalkID(text: walkID) else { throw WalkError.walkNotFound }
 
         let now = currentMillisecond()
-        return try database.groupWrite { [chooser, maximumPoints] connection in
+        let chooser = WalkPhotoChooser(catalog: catalog())
+        return try database.groupWrite { [maximumPoints] connection in
             // The user's row (it orders the change log), then the walk's, as `addPoint`.
             try Accounts.lockUser(user, in: connection)
             try Self.lock(id, of: user, in: connection)

@@ -16,10 +16,14 @@ import WebAssets
         "GET /nearby": ("/nearby?lat=40.7306&lon=-73.9866", nil),
         "GET /region": ("/region?south=40.70&west=-74.02&north=40.75&east=-73.97", nil),
         "GET /photos/{photoID}": ("/photos/705740f-a", nil),
+        "GET /photos/{photoID}/image": ("/photos/705740f-a/image", nil),
+        // Its one photo is kept by the image route's example, which the route table lists first.
+        "GET /images/pack": ("/images/pack?ids=705740f-a&size=600", nil),
         "GET /photos/popular": ("/photos/popular", nil),
         "GET /locations/{locationID}": ("/locations/40.729510,-73.953958", nil),
         "GET /boroughs": ("/boroughs", nil),
         "GET /catalog/snapshot": ("/catalog/snapshot", nil),
+        "GET /catalog/changes": ("/catalog/changes", nil),
         "GET /topics": ("/topics", nil),
         "GET /search": ("/search?q=broadway", nil),
         "GET /clusters": ("/clusters?south=40.70&west=-74.02&north=40.75&east=-73.97&zoom=12", nil),
@@ -52,6 +56,13 @@ import WebAssets
         ),
         "DELETE /walks/{walkID}/photos/{photoID}": ("/walks/{walkID}/photos/705740f-a", nil),
         "GET /sync": ("/sync?limit=2", nil),
+        "POST /photos/{photoID}/feedback": ("/photos/705740f-a/feedback", #"{"kind":"date","year":1931}"#),
+        "GET /feedback/mine": ("/feedback/mine", nil),
+        // Another user's, or none: a 404 with a token, a 401 without; never stored either way.
+        "GET /feedback/{feedbackID}": ("/feedback/1", nil),
+        // A moderator's: a 403 to the test's user, never stored either.
+        "GET /feedback": ("/feedback", nil),
+        "POST /feedback/{feedbackID}/decision": ("/feedback/1/decision", #"{"accept":false}"#),
         // The two files the application makes at start beside the web folder's.
         "GET /data/boroughs.geojson": ("/data/boroughs.geojson", nil),
         "GET /app/settings.json": ("/app/settings.json", nil),
@@ -71,15 +82,21 @@ import WebAssets
 
     /// Routes whose answers hold no one's data and change from moment to moment: no rule.
     static let unspecified: Set<String> = ["GET /healthz", "GET /photos/popular"]
+    /// Public routes whose answers may change at any moment and are confirmed by their
+    /// ETag: every answer says `no-cache` (the contract's exception to `max-age`).
+    static let revalidated: Set<String> = ["GET /catalog/changes"]
     /// Public routes that hold no token: their GET answers may be kept by any cache. The
     /// web pages and their files too: they change only with a release.
     static func shared() throws -> Set<String> {
         try Set([
             "GET /openapi.yaml", "GET /nearby", "GET /region", "GET /photos/{photoID}", "GET /locations/{locationID}",
             "GET /boroughs", "GET /topics", "GET /search", "GET /clusters", "GET /tours", "GET /data/boroughs.geojson",
-            "GET /app/settings.json", "GET /catalog/snapshot",
+            "GET /app/settings.json", "GET /catalog/snapshot", "GET /photos/{photoID}/image", "GET /images/pack",
         ]).union(webExamples().keys)
     }
+
+    /// A photograph: the same bytes for a day at least.
+    static let image = "GET /photos/{photoID}/image"
 
     /// A vendored library's file, in a folder named with its version (`/vendor/leaflet-1.9.4/…`):
     /// its bytes never change under its path, and its answer says so itself.
@@ -98,9 +115,11 @@ import WebAssets
         for entry in routes {
             let key = Self.key(entry)
             if shared.contains(key) {
-                #expect(entry.caching == .shared(maxAge: 300), "\(key)")
+                #expect(entry.caching == .shared(maxAge: key == Self.image ? 86400 : 300), "\(key)")
             } else if Self.unspecified.contains(key) {
                 #expect(entry.caching == .unspecified, "\(key)")
+            } else if Self.revalidated.contains(key) {
+                #expect(entry.caching == .revalidate, "\(key)")
             } else {
                 #expect(entry.caching == .noStore, "\(key): holds a token or a user's data")
             }
@@ -134,7 +153,10 @@ import WebAssets
                 }
                 #expect(
                     anonymous.headerValues("Cache-Control")
-                        == [Self.isVersioned(target) ? WebAsset.immutableCacheControl : "public, max-age=300"],
+                        == [
+                            Self.isVersioned(target)
+                                ? WebAsset.immutableCacheControl : key == Self.image ? "public, max-age=86400" : "public, max-age=300"
+                        ],
                     "\(key)")
                 let etag = try #require(anonymous.header("ETag"), "\(key)")
                 let revalidated = try client.request(method, target, headers: [("If-None-Match", etag)])
@@ -145,6 +167,13 @@ import WebAssets
                 if bad.status == 400 { #expect(bad.header("Cache-Control") == nil, "\(key): an error is not for caches") }
             } else if Self.unspecified.contains(key) {
                 #expect(anonymousControl == nil, "\(key)")
+            } else if Self.revalidated.contains(key) {
+                #expect(anonymous.status == 200 && anonymousControl == "no-cache", "\(key)")
+                let etag = try #require(anonymous.header("ETag"), "\(key)")
+                let revalidated = try client.request(method, target, headers: [("If-None-Match", etag)])
+                #expect(revalidated.status == 304 && revalidated.header("Cache-Control") == "no-cache", "\(key)")
+                let bad = try client.request(method, target + "?since=nonsense")
+                #expect(bad.status == 400 && bad.header("Cache-Control") == "no-cache", "\(key): every answer")
             } else {
                 #expect(anonymousControl == "no-store", "\(key): \(anonymous.status) \(anonymousControl ?? "none")")
                 if !key.hasPrefix("POST /users") {

@@ -68,7 +68,7 @@ import TestSupport
                 #expect(response.status == 400, "\(route) \(twice): \(response.status)")
                 #expect(response.header("Content-Type") == "application/problem+json", "\(route) \(twice)")
                 #expect(
-                    response.bodyText.contains("Query parameter '\(parameter)' must be given only once"),
+                    response.bodyText.contains("query parameter '\(parameter)' must be given only once"),
                     "\(route) \(twice): \(response.bodyText)")
             }
         }

@@ -1,3 +1,4 @@
+import Images
 import TestSupport
 
 /// One application per test process that never listens: the API tests reach its routes
@@ -8,8 +9,15 @@ enum PipelineApplication {
     /// address may (`--registrations-per-hour`), so that limit alone is lifted here
     /// (`RegistrationLimitTests` tests it).
     static let shared: Result<TestApplication, any Error> = Result {
-        try TestApplication(listening: false) { $0.accountLimits.registrationsPerHour = 0 }
+        let origin = try imageOrigin.get()
+        return try TestApplication(listening: false) { configuration in
+            configuration.accountLimits.registrationsPerHour = 0
+            configuration.imageOrigin = ImageOrigin(origin.url)
+        }
     }
+
+    /// The photographs' source of the application: a local origin, for the process's life.
+    static let imageOrigin: Result<TestImageOrigin, any Error> = Result { try TestImageOrigin() }
 
     static func client() throws -> InMemoryHTTPClient {
         try shared.get().inMemoryClient()

@@ -14,10 +14,10 @@ import Walks
     }
 
     @Test func theQuotasAre409sNamingTheirLimits() throws {
-        let walks = WalkError.walkLimitReached(maximumWalks: WalkRules.maximumWalks).httpError
+        let walks = try #require(WalkError.walkLimitReached(maximumWalks: WalkRules.maximumWalks).problem)
         #expect(walks.status.code == 409)
         #expect(walks.detail == "a user keeps at most 1,000 walks; delete one first")
-        let favorites = try #require(AccountsError.favoriteLimitReached(maximum: Accounts.defaultMaximumFavorites).httpError)
+        let favorites = try #require(AccountsError.favoriteLimitReached(maximum: Accounts.defaultMaximumFavorites).problem)
         #expect(favorites.status.code == 409)
         #expect(favorites.detail == "a user keeps at most 10,000 favorites; remove one first")
     }

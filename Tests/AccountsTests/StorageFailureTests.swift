@@ -15,27 +15,17 @@ import Testing
     static let ioErrorFsync: Int32 = 1034
     static let constraintUnique: Int32 = 2067
 
-    private func outcome(of error: SQLiteError) -> (any Error)? {
-        let handler = RouteHandler.accountsBlocking { _ in throw UserDataError(error) }
-        guard case .blocking(let body) = handler else { return nil }
-        do {
-            _ = try body(HTTPRequest(method: .put, target: "/favorites/1", path: "/favorites/1"))
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     @Test(arguments: [full, ioErrorWrite, ioErrorFsync])
     func aStorageFailureIsA503WithRetryAfter(_ code: Int32) throws {
-        let error = try #require(outcome(of: SQLiteError(code: code, message: "database or disk is full")) as? HTTPError)
+        let error = try #require(UserDataError(SQLiteError(code: code, message: "database or disk is full")).problem)
         #expect(error.status == .serviceUnavailable)
         #expect(Int(error.headers["Retry-After"] ?? "") ?? 0 > 0)
         #expect(!error.detail.contains("SQLite"), "the detail does not leak the database error")
     }
 
     @Test func anotherSQLiteErrorIsNotTurnedIntoA503() {
-        let thrown = outcome(of: SQLiteError(code: Self.constraintUnique, message: "UNIQUE constraint failed"))
-        #expect((thrown as? UserDataError)?.kind == .constraintViolation)
+        let error = UserDataError(SQLiteError(code: Self.constraintUnique, message: "UNIQUE constraint failed"))
+        #expect(error.kind == .constraintViolation)
+        #expect(error.problem == nil, "a server fault: a logged 500")
     }
 }

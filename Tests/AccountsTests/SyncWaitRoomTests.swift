@@ -2,10 +2,10 @@ import Dispatch
 import Logging
 import Synchronization
 import Testing
-import UserData
 
 @testable import API
 @testable import Accounts
+@testable import UserData
 
 /// `SyncWaitRoom` alone, its ticks driven by hand: the per-user limit, and which held
 /// requests a tick wakes when their tokens stop working.
@@ -134,5 +134,41 @@ import UserData
         _ = room.hold(Self.token(1, 1), until: Self.later, wake: wakes.wake("revoked"))
         #expect(wakes.awaiting(1)["revoked"] == .tokenStopped)
         #expect(room.heldCount == 0)
+    }
+
+    /// Only requests marked settled count as settled, and each leaves the count however
+    /// it ends: released, woken by a change, or by its token stopping.
+    @Test func settledRequestsAreCountedUntilTheyEnd() {
+        let tokens = Tokens()
+        let feed = ChangeFeed()
+        let room = SyncWaitRoom(
+            feed: feed, maximumPerUser: 16, revalidationInterval: nil, logger: Self.quiet) { try tokens.check($0) }
+        let wakes = Wakes()
+        let (first, second, third) = (Self.token(1, 1), Self.token(2, 2), Self.token(3, 3))
+        tokens.working.withLock { $0 = [first, second] }
+        var tickets: [UInt64] = []
+        for (index, token) in [first, second, third, first].enumerated() {
+            guard case .held(let ticket) = room.hold(token, until: Self.later, wake: wakes.wake("\(index)")) else {
+                Issue.record("hold \(index) refused")
+                return
+            }
+            tickets.append(ticket)
+        }
+        #expect(room.settledCount == 0, "held, but none has read the log yet")
+        room.settle(1, ticket: tickets[0])
+        room.settle(2, ticket: tickets[1])
+        room.settle(3, ticket: tickets[2])
+        #expect((room.settledCount, room.heldCount) == (3, 4))
+
+        room.release(1, ticket: tickets[3])
+        #expect((room.settledCount, room.heldCount) == (3, 3), "the released one was not settled")
+        room.revalidate()
+        #expect(wakes.awaiting(1)["2"] == .tokenStopped)
+        #expect((room.settledCount, room.heldCount) == (2, 2))
+        feed.publish(.some([1]))
+        #expect(wakes.awaiting(1)["0"] == .changed)
+        #expect((room.settledCount, room.heldCount) == (1, 1))
+        room.settle(1, ticket: tickets[0])
+        #expect(room.settledCount == 1, "a request no longer held cannot be settled")
     }
 }

@@ -51,3 +51,26 @@ def open_panel_list(page):
     list_data = page.eval_on_selector("#panel .photos", "list => ({ ...list.dataset })")
     ids = page.eval_on_selector_all("#panel li.photo", "items => items.map((item) => item.dataset.photoId)")
     return list_data["locationId"], int(list_data["photoCount"]), ids
+
+
+def check_clusters_drawn(page, data, clusters):
+    """The drawn clusters are the API's `clusters`, each in exactly one marker (those that
+    would overlap drawn as one), with every photo counted once, and no two circles overlap."""
+    assert int(data["clusters"]) == len(clusters)
+    drawn = page.eval_on_selector_all(
+        ".leaflet-marker-icon.cluster",
+        """icons => icons.map((icon) => {
+            const box = icon.getBoundingClientRect();
+            return { x: box.x + box.width / 2, y: box.y + box.height / 2, size: box.width,
+                     photos: Number(icon.dataset.photoCount), clusters: Number(icon.dataset.clusterCount) };
+        })""",
+    )
+    assert len(drawn) == int(data["markers"]) <= len(clusters)
+    assert sum(marker["clusters"] for marker in drawn) == len(clusters)
+    assert sum(marker["photos"] for marker in drawn) == sum(cluster["photoCount"] for cluster in clusters)
+    assert int(data["photos"]) == sum(cluster["photoCount"] for cluster in clusters)
+    for index, first in enumerate(drawn):
+        for second in drawn[index + 1:]:
+            distance = ((first["x"] - second["x"]) ** 2 + (first["y"] - second["y"]) ** 2) ** 0.5
+            assert distance >= (first["size"] + second["size"]) / 2, f"overlapping clusters: {first} and {second}"
+    return drawn

@@ -7,7 +7,7 @@ import urllib.parse
 import pytest
 
 from conftest import SCREENSHOTS, api, api_json
-from map_page import all_photo_ids, map_data, open_panel_list, view, wait_ready
+from map_page import all_photo_ids, check_clusters_drawn, map_data, open_panel_list, view, wait_ready
 
 # Union Square, zoomed in to the pins.
 UNION_SQUARE_PINS = "/#40.73560,-73.99050,17"
@@ -23,10 +23,7 @@ def test_the_first_view_draws_the_clusters_of_its_box(page, shot):
     assert data["layer"] == "clusters"
     assert "/clusters?" in data["query"] and "&zoom=" in data["query"]
     clusters = clusters_of(data["query"])
-    assert int(data["markers"]) == len(clusters) > 10
-    assert int(data["photos"]) == sum(cluster["photoCount"] for cluster in clusters)
-    drawn = page.eval_on_selector_all(".leaflet-marker-icon.cluster", "icons => icons.map((icon) => Number(icon.dataset.photoCount))")
-    assert sorted(drawn) == sorted(cluster["photoCount"] for cluster in clusters)
+    assert len(check_clusters_drawn(page, data, clusters)) > 10
     # The base layer: the five boroughs' outlines, from this server.
     assert page.locator("path.borough").count() >= 5
     shot(page, "map")
@@ -46,12 +43,11 @@ def test_clicking_a_cluster_zooms_in(page, shot):
     new_zoom = view(page)[2]
     data = wait_ready(page, f"zoom={new_zoom}&" if new_zoom < 16 else "/region")
     if data["layer"] == "clusters":
-        assert int(data["markers"]) == len(clusters_of(data["query"]))
+        check_clusters_drawn(page, data, clusters_of(data["query"]))
     shot(page, "zoomed")
 
 
 def test_a_pin_lists_exactly_its_locations_photos(page, shot):
-    page.watch.allow_photos()
     page.goto(UNION_SQUARE_PINS)
     data = wait_ready(page, "/region")
     assert data["layer"] == "pins"
@@ -68,8 +64,11 @@ def test_a_pin_lists_exactly_its_locations_photos(page, shot):
     assert shown_id == location_id
     assert (shown_count, shown_ids) == (count, ids)
     assert view(page)[3] == location_id, "the open place is in the address"
-    # Every thumbnail has its alt text; the image server is unreachable here, so each shows its stand-in.
-    page.wait_for_function("() => document.querySelectorAll('#panel .thumb-missing').length > 0")
+    # Every thumbnail has its alt text, and the first ones are the photographs from this server's copy.
+    page.wait_for_function(
+        "() => { const image = document.querySelector('#panel img.thumb');"
+        " return image !== null && image.complete && image.naturalWidth > 0; }")
+    assert page.get_attribute("#panel img.thumb", "src") == f"/photos/{ids[0]}/image?size=thumb"
     labels = page.eval_on_selector_all(
         "#panel .thumb", "thumbs => thumbs.map((thumb) => thumb.getAttribute('alt') || thumb.getAttribute('aria-label'))")
     assert len(labels) == len(ids) and all(label.startswith("Photo: ") for label in labels)
@@ -85,7 +84,6 @@ def test_a_pin_lists_exactly_its_locations_photos(page, shot):
 
 def test_a_link_with_a_place_opens_it(page, shot):
     page.goto("/#40.70610,-73.99682,17,40.706096,-73.996823")
-    page.watch.allow_photos()
     location_id, count, _ = open_panel_list(page)
     assert location_id == "40.706096,-73.996823"
     assert count == api_json("/locations/40.706096,-73.996823?limit=1")["photoCount"]
@@ -94,7 +92,6 @@ def test_a_link_with_a_place_opens_it(page, shot):
 
 
 def test_typeahead_shows_search_results_and_works_with_the_keyboard(page, shot):
-    page.watch.allow_photos()
     page.goto("/")
     wait_ready(page)
     box = page.get_by_role("combobox", name="Search the photos")
@@ -118,8 +115,17 @@ def test_typeahead_shows_search_results_and_works_with_the_keyboard(page, shot):
     assert box.get_attribute("aria-activedescendant") == "search-result-0"
     box.press("Enter")
     assert box.get_attribute("aria-expanded") == "false"
-    location_id, _, _ = open_panel_list(page)
+    location_id, _, ids = open_panel_list(page)
     assert location_id == results[0]["locationID"]
+    # The chosen photo comes first, marked, in view, and is not listed twice.
+    chosen = page.locator("#panel li.photo[data-chosen]")
+    assert chosen.count() == 1 and chosen.get_attribute("data-photo-id") == results[0]["photoID"]
+    assert chosen.get_attribute("aria-current") == "true"
+    assert ids[0] == results[0]["photoID"] and ids.count(results[0]["photoID"]) == 1
+    chosen.scroll_into_view_if_needed()
+    panel, item = page.locator("#panel").bounding_box(), chosen.bounding_box()
+    assert panel["y"] <= item["y"] and item["y"] + item["height"] <= panel["y"] + panel["height"] + 1
+    shot(page, "chosen")
     # Escape closes the list, and a second Escape empties the box.
     box.focus()
     box.press("End")
@@ -140,9 +146,7 @@ def test_the_year_range_changes_the_counts_as_the_api_does(page, shot):
     page.get_by_label("to", exact=True).press("Enter")
     page.get_by_label("to", exact=True).blur()
     data = wait_ready(page, "from=1900&to=1910")
-    clusters = clusters_of(data["query"])
-    assert int(data["markers"]) == len(clusters)
-    assert int(data["photos"]) == sum(cluster["photoCount"] for cluster in clusters)
+    check_clusters_drawn(page, data, clusters_of(data["query"]))
     assert 0 < int(data["photos"]) < int(before["photos"])
     shot(page, "years")
     # A range the wrong way round is refused in place, and the map keeps what it has.
@@ -183,7 +187,6 @@ def register_in_the_page(page):
 
 
 def test_a_heart_stays_after_a_reload(page, shot):
-    page.watch.allow_photos()
     page.goto("/#40.70610,-73.99682,17,40.706096,-73.996823")
     _, _, ids = open_panel_list(page)
     register_in_the_page(page)
@@ -244,16 +247,67 @@ def test_the_keyboard_reaches_and_opens_a_cluster(page, shot):
     shot(page, "entered")
 
 
-def test_on_a_phone_the_panel_sits_under_the_map(phone, shot):
-    phone.watch.allow_photos()
+def test_on_a_phone_the_map_keeps_most_of_the_screen(phone, shot):
+    username = "phone_" + secrets.token_hex(4)
+    status, body = api("/users", method="POST", body={"username": username, "password": "a long walk uptown"})
+    assert status == 201
+    phone.goto("/")
+    # Signed in (as the account dialog leaves it), so every tool of the bar is there.
+    phone.evaluate(
+        "([token, name]) => { sessionStorage.setItem('past-nyc.token', token); sessionStorage.setItem('past-nyc.username', name); }",
+        [body["token"], username])
+    phone.goto("about:blank")
     phone.goto("/#40.70610,-73.99682,16,40.706096,-73.996823")
+    phone.wait_for_function("() => !document.getElementById('favorites-button').hidden")
     open_panel_list(phone)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390, "nothing wider than the screen"
+    bar = phone.locator("header.bar").bounding_box()
     map_box = phone.locator("#map").bounding_box()
     panel_box = phone.locator("#panel").bounding_box()
-    assert panel_box["y"] >= map_box["y"] + map_box["height"] - 1
-    assert map_box["height"] > 150
+    assert panel_box["y"] >= map_box["y"] + map_box["height"] - 1, "the panel sits under the map"
+    assert map_box["height"] >= 0.6 * 844, f"the map keeps 60 % of the screen with a pin open: {map_box}"
+    assert bar["height"] <= 64, f"the bar is one row: {bar}"
+    assert phone.locator("#search-input").is_visible()
     shot(phone, "phone")
+    # The filters and tools are behind the menu button, and come back with it.
+    menu = phone.get_by_role("button", name="Menu")
+    assert menu.get_attribute("aria-expanded") == "false"
+    assert not phone.locator("#year-from").is_visible() and not phone.locator("#account-button").is_visible()
+    menu.click()
+    assert menu.get_attribute("aria-expanded") == "true"
+    for selector in ("#year-from", "#year-to", "#tour-button", "#favorites-button", "#account-button"):
+        box = phone.locator(selector).bounding_box()
+        assert phone.locator(selector).is_visible() and box["x"] >= 0 and box["x"] + box["width"] <= 390, selector
+    shot(phone, "phone-menu")
+    menu.click()
+    assert not phone.locator("#year-from").is_visible()
+
+
+def test_clusters_never_overlap_at_any_zoom(page, shot):
+    for zoom in range(9, 16):
+        page.goto(f"/#40.72000,-73.96000,{zoom}")
+        data = wait_ready(page, f"zoom={zoom}&")
+        check_clusters_drawn(page, data, clusters_of(data["query"]))
+    shot(page, "clusters-zoom-15")
+
+
+def test_a_photo_without_a_title_is_named_by_its_place_and_date(page, shot):
+    # A named place near Union Square: its untitled photos show its name and their date.
+    page.goto(UNION_SQUARE_PINS)
+    data = wait_ready(page, "/region")
+    locations = sorted(api_json(data["query"])["locations"], key=lambda place: -place["photoCount"])
+    location = next(place for place in locations if place["intersection"])
+    page_of_photos = api_json(f"/locations/{location['locationID']}?limit=24")
+    untitled = [photo for photo in page_of_photos["photos"] if not photo["title"]]
+    assert untitled, "a place with untitled photos"
+    page.goto(f"/#{location['latitude']:.5f},{location['longitude']:.5f},17,{location['locationID']}")
+    open_panel_list(page)
+    for photo in untitled:
+        item = page.locator(f"#panel li.photo[data-photo-id='{photo['photoID']}'] .photo-title")
+        expected = f"{location['intersection']}, {photo['date']}" if photo["date"] else location["intersection"]
+        assert item.inner_text() == expected
+    assert page.locator("#panel .photo-title", has_text="Untitled").count() == 0
+    shot(page, "untitled")
 
 
 def test_the_topic_picker_lists_the_topics(page, shot):
@@ -274,7 +328,6 @@ def test_a_topic_filters_the_clusters_as_the_api_does(page, shot):
     before = wait_ready(page)
     page.get_by_label("Topic").select_option(topics[0]["name"])
     data = wait_ready(page, "topic=" + urllib.parse.quote_plus(topics[0]["name"]))
-    clusters = clusters_of(data["query"])
-    assert int(data["markers"]) == len(clusters)
-    assert int(data["photos"]) == sum(cluster["photoCount"] for cluster in clusters) < int(before["photos"])
+    check_clusters_drawn(page, data, clusters_of(data["query"]))
+    assert int(data["photos"]) < int(before["photos"])
     shot(page, "topic")

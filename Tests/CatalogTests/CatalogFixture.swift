@@ -57,6 +57,13 @@ enum CatalogFixture {
         return text.split(separator: UInt8(ascii: "\n")).prefix(count).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// Every line of the real locations file.
+    static func allSourceLines() throws -> [String] {
+        var lines: [String] = []
+        try GzipFileReader(path: locationsPath).forEachLine { line, _ in lines.append(String(decoding: line, as: UTF8.self)) }
+        return lines
+    }
+
     /// A source directory holding `lines` as the locations file and the real boroughs.
     static func sourceDirectory(lines: [String]) throws -> String {
         let directory = try temporaryDirectory()

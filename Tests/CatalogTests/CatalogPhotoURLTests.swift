@@ -18,7 +18,7 @@ import Testing
         let photo = CatalogPhoto(
             photoID: photoID, title: nil, date: nil, folder: nil, text: nil, years: [], width: 600, height: 400,
             thumbnailURL: thumbnailURL, photoURL: photoURL, nyplURL: "https://digitalcollections.nypl.org/items/x",
-            intersection: nil, locationIndex: 0)
+            intersection: nil, locationIndex: 0, sourceRotation: 0)
         #expect(photo.thumbnailURL == thumbnailURL)
         #expect(photo.photoURL == photoURL)
     }

@@ -57,7 +57,7 @@ import TestSupport
     func nearbyMatchesBruteForceOnSmallCatalogs(locationCount: Int) throws {
         let source = try CatalogFixture.sourceDirectory(lines: try CatalogFixture.sourceLines(locationCount))
         let data = try CatalogFixture.temporaryDirectory()
-        let catalog = try CatalogStore.openOrBuild(dataDirectory: data, sourceDirectory: source)
+        let catalog = PhotoCatalog(try CatalogStore.openOrBuild(dataDirectory: data, sourceDirectory: source))
         let fixture = CatalogFixture.Shared(
             catalog: catalog, oracle: try Oracle(path: source + "/oldnyc-locations.jsonl.gz", catalog: catalog))
         #expect(catalog.locations.count == locationCount)

@@ -10,7 +10,7 @@ import TestSupport
         let catalog = try CatalogFixture.load().catalog
         let routes = CatalogRoutes(catalog: catalog)
         var router = Router()
-        routes.register(in: &router)
+        CatalogRoutes.register(in: &router) { routes }
         return (routes, router, catalog)
     }
 
@@ -211,8 +211,8 @@ import TestSupport
             let json = try Self.get("/photos/\(photo.photoID)").object()
             #expect(
                 Set(json.keys) == [
-                    "photoID", "thumbnailURL", "photoURL", "width", "height", "title", "date", "locationID", "latitude",
-                    "longitude", "borough", "intersection", "folder", "text", "years", "nyplURL",
+                    "photoID", "thumbnailURL", "photoURL", "imageURL", "width", "height", "title", "date", "locationID",
+                    "latitude", "longitude", "borough", "intersection", "folder", "text", "years", "nyplURL",
                 ])
             try Self.expectSummary(json, photo)
             #expect(json["locationID"] as? String == location.locationID)
@@ -267,7 +267,7 @@ import TestSupport
         }
         var random = SeededGenerator(seed: 30)
         let keys = [
-            "photoID", "thumbnailURL", "photoURL", "width", "height", "title", "date",
+            "photoID", "thumbnailURL", "photoURL", "imageURL", "width", "height", "title", "date",
             "locationID", "latitude", "longitude", "borough", "intersection",
         ]
         for _ in 0..<300 {
@@ -293,6 +293,7 @@ import TestSupport
         #expect(json["photoID"] as? String == photo.photoID)
         #expect(json["thumbnailURL"] as? String == photo.thumbnailURL)
         #expect(json["photoURL"] as? String == photo.photoURL)
+        #expect(json["imageURL"] as? String == "/photos/\(photo.photoID)/image")
         #expect(json["width"] as? Int == photo.width && json["height"] as? Int == photo.height)
         #expect(json["title"] as? String == photo.title && (photo.title != nil || json["title"] is NSNull))
         #expect(json["date"] as? String == photo.date && (photo.date != nil || json["date"] is NSNull))

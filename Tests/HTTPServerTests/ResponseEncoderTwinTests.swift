@@ -132,7 +132,7 @@ import TestSupport
                 contentRange = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(length)"
             case .unsatisfiable:
                 status = .rangeNotSatisfiable
-                body = HTTPError(.rangeNotSatisfiable, detail: "The range starts past the end of the \(length) bytes of this resource.")
+                body = HTTPError(.rangeNotSatisfiable, detail: "the range starts past the end of the \(length) bytes of this resource")
                     .problemResponse.body
                 wantsGzip = false
                 headers.remove("ETag")

@@ -124,7 +124,8 @@ import TestSupport
         return client
     }
 
-    /// Waits (at most 10 s) until the application holds exactly `count` requests.
+    /// Waits (at most 10 s) until the application holds exactly `count` requests that
+    /// read the log after being held and found nothing: only a wake answers them now.
     static func waitForHeld(_ app: TestApplication, count: Int) throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while app.application.heldSyncWaits != count, ContinuousClock.now < deadline {

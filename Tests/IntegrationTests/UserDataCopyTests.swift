@@ -1,6 +1,7 @@
 @testable import Accounts
 import Basics
 import Catalog
+import Feedback
 import Foundation
 import Testing
 import TestSupport
@@ -8,7 +9,8 @@ import UserData
 import Walks
 
 /// `copy-user-data`: a SQLite store moved into PostgreSQL keeps every account, token,
-/// favorite, recent and walk, with the same IDs and cursors; a non-empty target is
+/// favorite, recent, walk, role, feedback and catalog correction, with the same IDs and
+/// cursors; a non-empty target is
 /// refused unless told to replace it, and copying again with it gives the same data.
 @Suite(.enabled(if: TestDatabase.serverURL != nil, "needs PostgreSQL: set PAST_NYC_TEST_DATABASE_URL"))
 struct UserDataCopyTests {
@@ -22,7 +24,7 @@ struct UserDataCopyTests {
         // Accounts stores any photo ID (the routes check the catalog): made-up ones do here.
         let photoIDs = (1...6).map { "copied-\($0)" }
         let source = try Accounts(dataDirectory: directory.path, commonPasswordsPath: commonPasswords, passwordCost: .test)
-        let sourceWalks = Walks(database: source.database, catalog: catalog)
+        let sourceWalks = Walks(database: source.database, catalog: { catalog })
         let session = try source.register(username: "Mover", password: Self.password, clientAddress: "192.0.2.7")
         let mover = try source.authenticate(token: session.token)
         for photoID in photoIDs { _ = try Result.awaiting { source.saveFavorite(mover, photoID: photoID, completion: $0) } }
@@ -32,6 +34,10 @@ struct UserDataCopyTests {
             _ = try sourceWalks.addPoint(
                 mover, walkID: walk.walkID, point: WalkPoint(latitude: 40.7359 + Double(step) * 0.00135, longitude: -73.9911))
         }
+        try UserRoles.assign(.moderator, toUsername: "mover", in: source.database)
+        let sourceDesk = FeedbackDesk(database: source.database, catalog: catalog.shipped)
+        let sent = try sourceDesk.send(mover, photoID: catalog.photos[0].photoID, change: .rotation(degrees: 90))
+        let decided = try sourceDesk.decide(try sourceDesk.moderator(mover), feedbackID: sent.feedback.feedbackID, accept: true)
         let firstPage = try source.favorites(mover, limit: 2, cursor: nil)
         let secondPage = try source.favorites(mover, limit: 2, cursor: firstPage.nextCursor)
         let walkPage = try sourceWalks.walk(mover, walkID: walk.walkID, limit: 2, cursor: nil)
@@ -46,13 +52,17 @@ struct UserDataCopyTests {
         let copy = try Accounts(
             store: try PostgresUserDataStore(url: target.url), commonPasswordsPath: commonPasswords, passwordCost: .test)
         #expect(try Self.lastUsedTimes(copy.database) == lastUsed, "tokens.last_used_at copied")
-        let copyWalks = Walks(database: copy.database, catalog: catalog)
+        let copyWalks = Walks(database: copy.database, catalog: { catalog })
         let moved = try copy.authenticate(token: session.token)
         #expect(try copy.user(moved).username == "Mover")
         #expect(try copy.favorites(moved, limit: 2, cursor: nil) == firstPage)
         #expect(try copy.favorites(moved, limit: 2, cursor: firstPage.nextCursor) == secondPage)
         #expect(try copy.recents(moved, limit: 10).map(\.photoID) == [photoIDs[0]])
         #expect(try copyWalks.walk(moved, walkID: walk.walkID, limit: 2, cursor: nil) == walkPage)
+        let copyDesk = FeedbackDesk(database: copy.database, catalog: catalog.shipped)
+        #expect(try copyDesk.feedback(moved, feedbackID: decided.feedbackID) == decided)
+        #expect(try copyDesk.moderator(moved).userID == moved.userID)
+        #expect(try Self.corrections(copy.database) == [Int64(decided.feedbackID)])
         _ = try copy.login(username: "mover", password: Self.password, clientAddress: "192.0.2.7")
         // New rows continue after the copied sequences: the newest favorite comes first.
         try Result.awaiting { copy.removeFavorite(moved, photoID: photoIDs[0], completion: $0) }
@@ -66,6 +76,15 @@ struct UserDataCopyTests {
             _ = try UserDataCopy.copy(fromDataDirectory: directory.path, to: target.url, replacing: true)
             #expect(try copy.favorites(moved, limit: 2, cursor: nil) == firstPage)
             #expect(try copyWalks.walk(moved, walkID: walk.walkID, limit: 2, cursor: nil) == walkPage)
+            #expect(try copyDesk.mine(moved, limit: 5, cursor: nil).feedback == [decided])
+            #expect(try Self.corrections(copy.database) == [Int64(decided.feedbackID)])
+        }
+    }
+
+    /// The `feedback_id` of every catalog correction, in order.
+    private static func corrections(_ store: any UserDataStore) throws -> [Int64] {
+        try store.read { connection in
+            try connection.query("SELECT feedback_id FROM catalog_corrections ORDER BY sequence", []) { $0.int64(0) }
         }
     }
 

@@ -32,7 +32,9 @@ import TestSupport
     @Test func aTwoHourWalkMatchesTheOracle() throws {
         let catalog = try SharedCatalog.catalog()
         let oracle = WalkOracle(catalog: catalog)
-        let app = try TestApplication()
+        // Two hours of points sent as fast as the server answers: more than a user's burst
+        // of writes (--user-write-rate, whose own tests are UserWriteRateTests), lifted alone.
+        let app = try TestApplication { $0.userWriteRate = 0 }
         let client = try WalkClient(port: app.port, username: "two.hour.walker")
         let walkID = try client.startWalk()
 

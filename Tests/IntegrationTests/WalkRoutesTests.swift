@@ -53,7 +53,7 @@ import TestSupport
         #expect(first.status == 201)
         #expect(first.json["accepted"] as? Bool == true)
         let entry = try #require(first.json["entry"] as? [String: Any])
-        for key in ["photoID", "thumbnailURL", "photoURL", "width", "height", "title", "date", "locationID", "latitude",
+        for key in ["photoID", "thumbnailURL", "photoURL", "imageURL", "width", "height", "title", "date", "locationID", "latitude",
             "longitude", "borough", "intersection", "addedAt", "point", "distanceMeters"]
         {
             #expect(entry.keys.contains(key), "an entry has \(key)")

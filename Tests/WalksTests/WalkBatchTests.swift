@@ -20,7 +20,7 @@ import Walks
     }
 
     private func walks(maximumPoints: Int = WalkRules.maximumPoints) -> Walks {
-        Walks(database: accounts.database, catalog: catalog, maximumPoints: maximumPoints) { [clock] in clock.now }
+        Walks(database: accounts.database, catalog: { catalog }, maximumPoints: maximumPoints) { [clock] in clock.now }
     }
 
     /// A seeded random walk through lower Manhattan: mostly steps of 0–200 m (so about
@@ -105,7 +105,7 @@ import Walks
         let points = Self.recordedWalk(seed: seed, count: 1_200, from: start)
         // The batched walk's clock: past every point, so none is from the future.
         let batchWalks = Walks(
-            database: accounts.database, catalog: catalog, maximumPoints: maximumPoints,
+            database: accounts.database, catalog: { catalog }, maximumPoints: maximumPoints,
             clock: { Walks.date(start + 100_000_000) })
         let batched = try batchWalks.start(owner)
         let single = try walks.start(owner)

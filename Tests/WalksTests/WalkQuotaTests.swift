@@ -29,7 +29,7 @@ import Walks
     }
 
     @Test func theThousandAndFirstWalkIsRefusedUntilOneIsDeleted() throws {
-        let walks = Walks(database: fixture.accounts.database, catalog: fixture.catalog)
+        let walks = Walks(database: fixture.accounts.database, catalog: { fixture.catalog })
         let walker = try fixture.user("prolific")
         let bystander = try fixture.user("bystander")
         // Eight writers at once, so the thousand starts share commits.
@@ -64,7 +64,7 @@ import Walks
     }
 
     @Test func aResetGivesTheWalksBack() throws {
-        let walks = Walks(database: fixture.accounts.database, catalog: fixture.catalog, maximumWalks: 3)
+        let walks = Walks(database: fixture.accounts.database, catalog: { fixture.catalog }, maximumWalks: 3)
         let walker = try fixture.user("resetting")
         for _ in 0..<3 { _ = try walks.start(walker) }
         #expect(throws: WalkError.walkLimitReached(maximumWalks: 3)) { try walks.start(walker) }

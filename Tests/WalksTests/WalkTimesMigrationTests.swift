@@ -45,7 +45,8 @@ struct WalkTimesMigrationTests {
         }
 
         let store = try SQLiteUserDataStore(dataDirectory: directory.path)
-        let walks = Walks(database: store, catalog: try SharedCatalog.catalog()) { Date(timeIntervalSince1970: 1_793_538_000) }
+        let catalog = try SharedCatalog.catalog()
+        let walks = Walks(database: store, catalog: { catalog }) { Date(timeIntervalSince1970: 1_793_538_000) }
         let owner = AuthenticatedUser(userID: 1, tokenHash: [])
         let walkID = Base64.url.encode(walkBytes)
         let page = try walks.walk(owner, walkID: walkID, limit: 5, cursor: nil)

@@ -25,7 +25,7 @@ import Walks
     }
 
     @Test func aFullWalkRefusesAcceptablePointsOnly() throws {
-        let walks = Walks(database: accounts.database, catalog: catalog, maximumPoints: 3)
+        let walks = Walks(database: accounts.database, catalog: { catalog }, maximumPoints: 3)
         let owner = try fixture.user("full-walker")
         let walk = try walks.start(owner)
         for step in 0..<3 {
@@ -47,7 +47,7 @@ import Walks
     }
 
     @Test func anotherUsersWalkIsNotFoundAndUntouched() throws {
-        let walks = Walks(database: accounts.database, catalog: catalog)
+        let walks = Walks(database: accounts.database, catalog: { catalog })
         let owner = try fixture.user("owner")
         let other = try fixture.user("other")
         let walk = try walks.start(owner)
@@ -68,7 +68,7 @@ import Walks
     }
 
     @Test func deletingTheUserDeletesTheirWalks() throws {
-        let walks = Walks(database: accounts.database, catalog: catalog)
+        let walks = Walks(database: accounts.database, catalog: { catalog })
         let owner = try fixture.user("leaving")
         let walk = try walks.start(owner)
         _ = try walks.addPoint(owner, walkID: walk.walkID, point: point(0))
@@ -85,7 +85,7 @@ import Walks
     /// share group commits: every walk ends with all its points, in its order, its
     /// distance the sum of its legs.
     @Test func concurrentWalksShareCommitsWithoutMixingUp() throws {
-        let walks = Walks(database: accounts.database, catalog: catalog)
+        let walks = Walks(database: accounts.database, catalog: { catalog })
         let owner = try fixture.user("busy")
         let started = try (0..<8).map { _ in try walks.start(owner) }
         let failures = Mutex<[String]>([])
@@ -125,7 +125,7 @@ import Walks
     /// Many writers on one walk: each point waits for the one before it on the walk's
     /// row, so every point is accepted once, under its own number, and no photo twice.
     @Test func manyWritersOnOneWalkTakeTurns() throws {
-        let walks = Walks(database: accounts.database, catalog: catalog)
+        let walks = Walks(database: accounts.database, catalog: { catalog })
         let owner = try fixture.user("crowd")
         let walk = try walks.start(owner)
         let numbers = Mutex<[Int]>([])

@@ -3,14 +3,18 @@
 // (`/data/boroughs.geojson`); tiles only when the server was started with --map-tiles
 // (`/app/settings.json`).
 
-import { get, session } from './api.js';
+import { session } from './api.js';
 import { setUpAccount } from './account.js';
+import { drawBase } from './base-map.js';
 import { announce, reducedMotion } from './dom.js';
 import { Favorites } from './favorites.js';
 import { onFiltersChange, setUpFilters } from './filters.js';
 import { refreshShownHearts, showLocation } from './location-panel.js';
+import { setUpMenu } from './menu.js';
+import { setUpModerationLink } from './moderation-link.js';
 import { closePanel, panelKind, setUpPanel } from './panel.js';
 import { Places, pinZoom } from './places.js';
+import { setUpReports } from './report.js';
 import { Search } from './search.js';
 import { Tour } from './tour.js';
 import { readViewHash, writeViewHash } from './view-hash.js';
@@ -41,8 +45,10 @@ function saveView() {
   writeViewHash({ lat: center.lat, lon: center.lng, zoom: map.getZoom(), locationID: openLocationID });
 }
 
-function openLocation(locationID) {
+/** Opens a location's photos in the panel, `chosenPhotoID`'s first when given. */
+function openLocation(locationID, chosenPhotoID = null) {
   showLocation(locationID, {
+    chosenPhotoID,
     closed: () => {
       if (openLocationID !== locationID) return;
       openLocationID = null;
@@ -63,20 +69,6 @@ function followHash() {
   return true;
 }
 
-async function drawBase() {
-  const [settings, boroughs] = await Promise.all([get('/app/settings.json'), get('/data/boroughs.geojson')]);
-  if (settings.tiles) {
-    L.tileLayer(settings.tiles.url, {
-      attribution: settings.tiles.attribution,
-      maxZoom: 19,
-      // Tile servers such as OpenStreetMap's ask to know the site that uses them.
-      referrerPolicy: 'strict-origin-when-cross-origin',
-    }).addTo(map);
-    map.getContainer().classList.add('with-tiles');
-  }
-  L.geoJSON(boroughs, { className: 'borough', interactive: false }).addTo(map);
-}
-
 const places = new Places(map, { onLocation: openLocation });
 const tour = new Tour(map, { onLocation: openLocation });
 new Favorites(map, { onLocation: openLocation });
@@ -84,12 +76,15 @@ new Walks(map);
 new Search({
   onChoose: (result) => {
     map.setView([result.latitude, result.longitude], Math.max(map.getZoom(), pinZoom + 1), { animate: !reducedMotion });
-    openLocation(result.locationID);
+    openLocation(result.locationID, result.photoID);
   },
 });
 
 setUpPanel();
+setUpMenu();
 setUpAccount();
+setUpReports(map);
+setUpModerationLink();
 session.onChange(() => refreshShownHearts());
 onFiltersChange(() => {
   places.refresh();
@@ -104,5 +99,5 @@ map.on('moveend', () => {
 window.addEventListener('hashchange', followHash);
 
 if (!followHash()) map.fitBounds(boroughBounds, { animate: false });
-drawBase().catch((error) => announce(`The city's outline could not load: ${error.message}`));
+drawBase(map).catch((error) => announce(`The city's outline could not load: ${error.message}`));
 setUpFilters();

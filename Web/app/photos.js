@@ -1,15 +1,18 @@
-// One photo in a list: its thumbnail (from the library's image server, with a plain
-// stand-in when that server cannot be reached), title and date, a heart, and its
-// details (`GET /photos/{photoID}`: the archive's text and the NYPL page) on demand.
+// One photo in a list: its thumbnail (from this server's copy, `imageURL`, with a plain
+// stand-in when it cannot be had), title and date, a heart, its details
+// (`GET /photos/{photoID}`: the archive's text and the NYPL page) on demand, and "Report
+// a problem" (report.js).
 
 import { openAccountDialog } from './account.js';
 import { get, session } from './api.js';
 import { el } from './dom.js';
 import { isSaved, toggleHeart } from './hearts.js';
+import { reportControls } from './report.js';
+import { photoLabel, photoTitle } from './titles.js';
 
 /** What a screen reader says of the picture. */
 function altText(photo, place) {
-  return `Photo: ${photo.title || place || 'untitled'}${photo.date ? `, ${photo.date}` : ', undated'}`;
+  return `Photo: ${photoLabel(photo, place)}`;
 }
 
 /** The thumbnail, replaced by a labelled stand-in if it fails to load. */
@@ -17,7 +20,7 @@ function thumbnail(photo, place) {
   const alt = altText(photo, place);
   const image = el('img', {
     class: 'thumb',
-    src: photo.thumbnailURL,
+    src: `${photo.imageURL}?size=thumb`,
     alt,
     loading: 'lazy',
     decoding: 'async',
@@ -37,7 +40,7 @@ function heartButton(photo, place) {
   const render = () => {
     const saved = session.signedIn && isSaved(photo.photoID);
     button.setAttribute('aria-pressed', String(saved));
-    button.setAttribute('aria-label', `Favorite: ${photo.title || place || 'untitled'}, ${photo.date || 'undated'}`);
+    button.setAttribute('aria-label', `Favorite: ${photoLabel(photo, place)}`);
     button.title = saved ? 'Remove from my favorites' : 'Save to my favorites';
     button.textContent = saved ? '♥' : '♡';
   };
@@ -91,19 +94,22 @@ function detailsToggle(photo) {
 
 /**
  * A list item for `photo` (a PhotoSummary); `place` names where it was taken, for the
- * alt text of a photo without a title.
+ * name of a photo without a title, and `where` (`{latitude, longitude}`) is that
+ * place on the map, where a report of a wrong place starts.
  */
-export function photoItem(photo, place) {
+export function photoItem(photo, place, where) {
   const [detailsButton, details] = detailsToggle(photo);
   const heart = heartButton(photo, place);
+  const report = reportControls(photo, where);
   const item = el('li', { class: 'photo', dataset: { photoId: photo.photoID } }, [
     thumbnail(photo, place),
     el('div', { class: 'photo-text' }, [
-      el('p', { class: 'photo-title', text: photo.title || 'Untitled' }),
+      el('p', { class: 'photo-title', text: photoTitle(photo, place), dataset: { untitled: String(!photo.title) } }),
       el('p', { class: 'photo-date', text: photo.date || 'Undated' }),
-      el('div', { class: 'photo-actions' }, [heart, detailsButton]),
+      el('div', { class: 'photo-actions' }, [heart, detailsButton, report.button]),
     ]),
     details,
+    report.container,
   ]);
   item.renderHeart = heart.render;
   return item;

@@ -7,6 +7,7 @@
 import { ApiError, get, isAbort, pathWithQuery } from './api.js';
 import { announce, debounce, el } from './dom.js';
 import { filterParameters, onFiltersChange } from './filters.js';
+import { photoTitle } from './titles.js';
 
 const input = document.getElementById('search-input');
 const list = document.getElementById('search-results');
@@ -66,7 +67,7 @@ export class Search {
         dataset: { photoId: result.photoID, locationId: result.locationID },
         on: { mousedown: (event) => { event.preventDefault(); this.choose(index); } },
       }, [
-        el('span', { class: 'result-title', text: result.title || result.intersection || 'Untitled' }),
+        el('span', { class: 'result-title', text: photoTitle(result) }),
         el('span', { class: 'result-meta', text: [result.date, result.intersection, result.borough].filter(Boolean).join(' · ') }),
       ]))
       : [el('li', { class: 'no-result', role: 'option', 'aria-disabled': 'true', text: 'No photo matches.' })]));

@@ -27,10 +27,14 @@ import random
 import re
 import statistics
 import sys
+import time
 import urllib.parse
 
 # The five boroughs' built-up core, where most photos are.
 CORE = (40.57, -74.04, 40.87, -73.82)
+
+# A box of lower Manhattan holding about 1,100 photos: the images-pack scenario's.
+PACK_BOX = (40.701, -74.02, 40.706, -74.005)
 
 # Words of at least three letters or digits, with at least one letter.
 WORD = re.compile(r"[^\W_]{3,}")
@@ -155,6 +159,10 @@ def scenarios(rng_for, size, city, ids, word_lists, tour_points, pages, lookups)
         "region-city": ("GET /region 1 km, five boroughs", lambda: box_paths(rng_for("region-city"), size, city), True),
         "region-core": ("GET /region 1 km, core", lambda: box_paths(rng_for("region-core"), size, CORE), True),
         "photos": ("GET /photos/{id}", lambda: draws("photos", ids, "/photos/%s"), True),
+        # Fetched from the local origin once while the pool is built, then kept.
+        "images": ("GET /photos/{id}/image 600, kept", lambda: draws("images", ids, "/photos/%s/image?size=600"), True),
+        "images-pack": ("GET /images/pack ~1,100 thumbnails",
+                        lambda: ["/images/pack?south=%.3f&west=%.3f&north=%.3f&east=%.3f" % PACK_BOX], True),
         "locations": ("GET /locations/{id}, > 50 photos", pages, True),
         "healthz": ("GET /healthz", lambda: ["/healthz"], True),
         "topics": ("GET /topics", lambda: ["/topics"], True),
@@ -177,6 +185,19 @@ def scenarios(rng_for, size, city, ids, word_lists, tour_points, pages, lookups)
     }
 
 
+def get_ready(connection, path, patience=600):
+    """GET path; a 202 (a pack the server still prepares) is asked again after its
+    Retry-After, for at most `patience` seconds."""
+    deadline = time.monotonic() + patience
+    while True:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        body = response.read()
+        if response.status != 202 or time.monotonic() > deadline:
+            return response, body
+        time.sleep(float(response.getheader("Retry-After", "1")))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, required=True, help="the server's port on 127.0.0.1")
@@ -187,7 +208,7 @@ def main():
     parser.add_argument("--seed", default="1")
     parser.add_argument("scenarios", nargs="+",
                         help="scenario names, or groups: nearby region photos locations healthz topics popular "
-                        "clusters search tours favorites favorites-ids recents")
+                        "clusters search tours favorites favorites-ids recents images")
     arguments = parser.parse_args()
 
     connection = http.client.HTTPConnection("127.0.0.1", arguments.port, timeout=10)
@@ -227,9 +248,7 @@ def main():
         sizes, nginx_paths = [], []
         os.makedirs("%s/%s" % (arguments.www, name), exist_ok=True)
         for index, path in enumerate(paths):
-            connection.request("GET", path)
-            response = connection.getresponse()
-            body = response.read()
+            response, body = get_ready(connection, path)
             if index == 0 and response.status != 200:
                 print("bench: skipping %s: %s answers %d" % (name, path, response.status), file=sys.stderr)
                 break

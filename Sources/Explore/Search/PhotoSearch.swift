@@ -1,5 +1,4 @@
 import Catalog
-import SQLite
 
 /// `GET /search`: photos whose words match every word of a query (openapi.yaml).
 ///
@@ -19,6 +18,9 @@ import SQLite
 /// 40,000 photos walks all of them), so `searchOnEventLoop` declines those
 /// (`eventLoopPostings`, `eventLoopWalk`, `eventLoopOffset`) and the route runs them on
 /// a worker.
+///
+/// One per generation of the catalog: its postings are the shipped ones, corrected
+/// (`SearchPostings.corrected(for:)`).
 ///
 /// `Sendable`: the postings, the catalog and the ID order are immutable; the cache is
 /// behind its locks.
@@ -44,13 +46,14 @@ public final class PhotoSearch: Sendable {
     private let locationBoroughs: [Borough?]
 
     /// - Parameters:
-    ///   - databasePath: the catalog database `catalog` was loaded from; read here only.
+    ///   - shipped: the search index of the catalog `catalog` is a generation of.
     ///   - cachedBytes: bytes of phrase lists the phrase cache may hold.
-    public init(catalog: PhotoCatalog, databasePath: String, cachedBytes: Int = 64 << 20) throws {
+    /// - Throws: `SearchPostingsError` when the shipped postings disagree with the catalog.
+    public init(catalog: PhotoCatalog, shipped: ShippedSearchIndex, cachedBytes: Int = 64 << 20) throws {
         self.catalog = catalog
-        postings = try SearchPostings(path: databasePath, photoCount: catalog.photos.count)
+        postings = try shipped.postings.corrected(for: catalog)
         cache = PhraseCache(minimumCount: 256, capacity: cachedBytes)
-        photoIDRanks = try Self.photoIDRanks(databasePath: databasePath, photoCount: catalog.photos.count)
+        photoIDRanks = catalog.photos.indices.map { shipped.photoIDRanks[catalog.shippedPhotoIndex($0)] }
         photoLocations = catalog.photos.map { Int32($0.locationIndex) }
         locationBoroughs = catalog.locations.map(\.borough)
     }
@@ -203,22 +206,5 @@ public final class PhotoSearch: Sendable {
             photos: ranked.photos, ranks: ranked.ranks, tieRanks: photoIDRanks, photoCount: catalog.photos.count)
         cache.keep(matches, for: phrase)
         return matches
-    }
-
-    private static func photoIDRanks(databasePath: String, photoCount: Int) throws -> [Int32] {
-        let connection = try SQLiteConnection(path: databasePath, mode: .readOnly)
-        var ranks = [Int32](repeating: 0, count: photoCount)
-        var rank: Int32 = 0
-        // The UNIQUE index on photo_id yields them in BINARY (UTF-8 byte) order.
-        let rows = try connection.prepare("SELECT position FROM photos ORDER BY photo_id")
-        while try rows.step() {
-            let position = rows.int(0)
-            guard ranks.indices.contains(position) else {
-                throw CatalogError.malformedDatabase(path: databasePath, reason: "photo position \(position) out of range")
-            }
-            ranks[position] = rank
-            rank += 1
-        }
-        return ranks
     }
 }

@@ -38,6 +38,8 @@ struct SearchPostings: Sendable {
     private let postingPhotos: [Int32]
     /// The word's column-weighted hits in the photo of the same posting.
     private let postingFrequencies: [UInt32]
+    /// Each photo's `D`, its tokens in all columns.
+    private let tokens: [Int]
     /// Each photo's `k1 * (1 - b + b * D / avgdl)`, the part of the denominator that only
     /// depends on the photo, computed once as `fts5Bm25Function` computes it per row.
     private let lengthNorms: [Double]
@@ -57,9 +59,8 @@ struct SearchPostings: Sendable {
             tokens[photo] = lengths.int(1)
         }
         guard !tokens.contains(where: { $0 < 0 }) else { throw fail("a photo has no search length") }
-        let averageLength = Double(tokens.reduce(0, +)) / Double(photoCount)
-        let (k1, b) = (Self.k1, Self.b)
-        lengthNorms = tokens.map { k1 * (1 - b + b * Double($0) / averageLength) }
+        self.tokens = tokens
+        lengthNorms = Self.lengthNorms(tokens)
 
         var wordBytes: [UInt8] = []
         var wordStarts = [0]
@@ -95,6 +96,124 @@ struct SearchPostings: Sendable {
         self.postingStarts = postingStarts
         self.postingPhotos = postingPhotos
         self.postingFrequencies = postingFrequencies
+    }
+
+    private init(
+        wordBytes: [UInt8], wordStarts: [Int], postingStarts: [Int], postingPhotos: [Int32], postingFrequencies: [UInt32],
+        tokens: [Int]
+    ) {
+        photoCount = tokens.count
+        self.wordBytes = wordBytes
+        self.wordStarts = wordStarts
+        self.postingStarts = postingStarts
+        self.postingPhotos = postingPhotos
+        self.postingFrequencies = postingFrequencies
+        self.tokens = tokens
+        lengthNorms = Self.lengthNorms(tokens)
+    }
+
+    /// Every photo's `k1 * (1 - b + b * D / avgdl)`, as `fts5Bm25Function` computes it.
+    private static func lengthNorms(_ tokens: [Int]) -> [Double] {
+        let averageLength = Double(tokens.reduce(0, +)) / Double(tokens.count)
+        let (k1, b) = (Self.k1, Self.b)
+        return tokens.map { k1 * (1 - b + b * Double($0) / averageLength) }
+    }
+
+    /// The postings of a generation, from these, the shipped catalog's: the photos
+    /// renumbered in the generation's order, and the `intersection` column of each photo
+    /// whose place changed (`SearchIndex.placeColumn`: its own label or its location's)
+    /// read again: its old words' hits taken out, its new words' put in, at that column's
+    /// weight, and its length changed by as many tokens. So they are the postings an
+    /// import of the corrected source would write, and rank to the same doubles.
+    ///
+    /// A column's tokens are its keys as `SearchWords.indexedText` joins them by spaces,
+    /// which is how FTS5's tokenizer splits them at import (`SearchIndex`).
+    /// - Throws: `SearchPostingsError` when a word's hits would fall below zero: the
+    ///   shipped postings and the catalog disagree about a photo's place.
+    func corrected(for catalog: PhotoCatalog) throws -> SearchPostings {
+        let shipped = catalog.shipped
+        var generationIndices = [Int32](repeating: 0, count: photoCount)
+        var renumbered = false
+        for photo in catalog.photos.indices {
+            let shippedPhoto = catalog.shippedPhotoIndex(photo)
+            generationIndices[shippedPhoto] = Int32(photo)
+            if shippedPhoto != photo { renumbered = true }
+        }
+        let weight = Int64(SearchIndex.columnWeights[0].weight)
+        /// Per word, per shipped photo, the change of its weighted hits.
+        var changes: [String: [Int32: Int64]] = [:]
+        var tokens = self.tokens
+        for photo in catalog.photos.indices {
+            let shippedPhoto = catalog.shippedPhotoIndex(photo)
+            let before = shipped.photos[shippedPhoto]
+            let after = catalog.photos[photo]
+            guard before.intersection != after.intersection
+                || shipped.locations[before.locationIndex].intersection != catalog.locations[after.locationIndex].intersection
+            else { continue }
+            for (text, sign) in [(shipped.searchedPlace(ofPhoto: shippedPhoto), -1 as Int64), (catalog.searchedPlace(ofPhoto: photo), 1)] {
+                for word in text.split(separator: " ") {
+                    changes[String(word), default: [:]][Int32(shippedPhoto), default: 0] += sign * weight
+                    tokens[shippedPhoto] += Int(sign)
+                }
+            }
+        }
+        guard renumbered || !changes.isEmpty else { return self }
+
+        var result = (
+            wordBytes: [UInt8](), wordStarts: [0], postingStarts: [0], photos: [Int32](), frequencies: [UInt32]()
+        )
+        result.wordBytes.reserveCapacity(wordBytes.count)
+        result.photos.reserveCapacity(postingPhotos.count)
+        result.frequencies.reserveCapacity(postingFrequencies.count)
+        /// Appends a word and its postings (shipped photos and their hits), renumbered and
+        /// in photo order; a word left in no photo is left out, as FTS5 would.
+        func append(word: some Collection<UInt8>, _ postings: [(photo: Int32, frequency: UInt32)]) {
+            guard !postings.isEmpty else { return }
+            result.wordBytes += word
+            result.wordStarts.append(result.wordBytes.count)
+            var renumbered = postings.map { (photo: generationIndices[Int($0.photo)], frequency: $0.frequency) }
+            if zip(renumbered, renumbered.dropFirst()).contains(where: { $0.photo > $1.photo }) {
+                renumbered.sort { $0.photo < $1.photo }
+            }
+            for posting in renumbered {
+                result.photos.append(posting.photo)
+                result.frequencies.append(posting.frequency)
+            }
+            result.postingStarts.append(result.photos.count)
+        }
+        /// A word's postings with its changes applied.
+        func applying(_ change: [Int32: Int64], to postings: [(photo: Int32, frequency: UInt32)], word: String) throws
+            -> [(photo: Int32, frequency: UInt32)]
+        {
+            var frequencies = Dictionary(uniqueKeysWithValues: postings.map { ($0.photo, Int64($0.frequency)) })
+            for (photo, difference) in change { frequencies[photo, default: 0] += difference }
+            guard frequencies.values.allSatisfy({ $0 >= 0 }) else { throw SearchPostingsError.negativeHits(word: word) }
+            return frequencies.filter { $0.value > 0 }.map { (photo: $0.key, frequency: UInt32($0.value)) }
+        }
+        // Words no shipped photo has, merged in at their place in byte order.
+        let newWords = changes.keys.filter { words(SearchPhrase(key: $0, isPrefix: false)).isEmpty }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var nextNewWord = 0
+        for index in 0..<(wordStarts.count - 1) {
+            let bytes = word(index)
+            while nextNewWord < newWords.count, newWords[nextNewWord].utf8.lexicographicallyPrecedes(bytes) {
+                let newWord = newWords[nextNewWord]
+                append(word: newWord.utf8, try applying(changes[newWord]!, to: [], word: newWord))
+                nextNewWord += 1
+            }
+            let postings = (postingStarts[index]..<postingStarts[index + 1]).map {
+                (photo: postingPhotos[$0], frequency: postingFrequencies[$0])
+            }
+            let key = String(decoding: bytes, as: UTF8.self)
+            append(word: bytes, try changes[key].map { try applying($0, to: postings, word: key) } ?? postings)
+        }
+        for newWord in newWords[nextNewWord...] {
+            append(word: newWord.utf8, try applying(changes[newWord]!, to: [], word: newWord))
+        }
+        return SearchPostings(
+            wordBytes: result.wordBytes, wordStarts: result.wordStarts, postingStarts: result.postingStarts,
+            postingPhotos: result.photos, postingFrequencies: result.frequencies,
+            tokens: catalog.photos.indices.map { tokens[catalog.shippedPhotoIndex($0)] })
     }
 
     /// The words a phrase matches, as a range of word numbers: `key` itself, or with

@@ -34,6 +34,7 @@ public final class PostgresUserDataStore: UserDataStore {
 
     private let url: String
     public let changeFeed = ChangeFeed()
+    public let correctionsFeed = CorrectionsFeed()
     private let announcer: PostgresChangeAnnouncer
     private let slots: [PostgresPoolSlot]
     /// Counts free slots, so a caller waits (at most `poolWait`) instead of spinning.
@@ -55,7 +56,7 @@ public final class PostgresUserDataStore: UserDataStore {
         slots = (0..<poolSize).map { _ in PostgresPoolSlot() }
         freeSlots = DispatchSemaphore(value: poolSize)
         announcer = try PostgresChangeAnnouncer.start(url: url)
-        try PostgresChangeListener.start(url: url, feed: changeFeed)
+        try PostgresChangeListener.start(url: url, feed: changeFeed, corrections: correctionsFeed)
     }
 
     public func read<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {

@@ -221,5 +221,51 @@ enum SQLiteUserDataSchema {
                 OR (kind = 'rotation' AND degrees IS NOT NULL AND latitude IS NULL AND longitude IS NULL AND year IS NULL))
         ) STRICT;
         """,
+        // Feedback and moderation (the Feedback module). `users.role`: a moderator decides
+        // feedback; the operator names them (`past-nyc moderators`). `feedback`: what a user
+        // said of a photo, its kind's own columns set and the others NULL; `id` is the
+        // public feedbackID (and `catalog_corrections.feedback_id`). At most one open
+        // feedback per user, photo and kind (the partial unique index). `user_id` is the
+        // author, NULL once the author's account is deleted (only feedback behind a
+        // catalog correction outlives its account); `decided_by` the moderator who
+        // decided, NULL for an agreement (`decided_through`) or once the moderator's account
+        // is deleted. `feedback_photos`: one row per photo with rotation feedback, which the
+        // writers of that feedback lock, so its agreement is decided one writer at a time.
+        // Kinds, statuses and deciders are checked by equalities (see migration 7).
+        """
+        ALTER TABLE users ADD COLUMN role TEXT NOT NULL DEFAULT 'user' CHECK (role = 'user' OR role = 'moderator');
+        CREATE INDEX users_moderators ON users(username_key) WHERE role = 'moderator';
+        CREATE TABLE feedback (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            user_id INTEGER REFERENCES users(id),
+            photo_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            latitude REAL,
+            longitude REAL,
+            year INTEGER,
+            degrees INTEGER,
+            text TEXT,
+            status TEXT NOT NULL CHECK (status = 'open' OR status = 'accepted' OR status = 'rejected'),
+            created_at INTEGER NOT NULL,
+            decided_at INTEGER,
+            decided_by INTEGER REFERENCES users(id),
+            decided_through TEXT CHECK (decided_through = 'moderator' OR decided_through = 'agreement'),
+            CHECK (
+                (kind = 'location' AND latitude IS NOT NULL AND longitude IS NOT NULL AND year IS NULL AND degrees IS NULL AND text IS NULL)
+                OR (kind = 'date' AND year IS NOT NULL AND latitude IS NULL AND longitude IS NULL AND degrees IS NULL AND text IS NULL)
+                OR (kind = 'rotation' AND degrees IS NOT NULL AND latitude IS NULL AND longitude IS NULL AND year IS NULL AND text IS NULL)
+                OR (kind = 'other' AND text IS NOT NULL AND latitude IS NULL AND longitude IS NULL AND year IS NULL AND degrees IS NULL)),
+            CHECK ((status = 'open') = (decided_at IS NULL) AND (decided_at IS NULL) = (decided_through IS NULL)),
+            CHECK (decided_by IS NULL OR decided_through = 'moderator')
+        ) STRICT;
+        CREATE UNIQUE INDEX feedback_open ON feedback(user_id, photo_id, kind) WHERE status = 'open';
+        CREATE INDEX feedback_by_user ON feedback(user_id, id);
+        CREATE INDEX feedback_by_user_time ON feedback(user_id, created_at);
+        CREATE INDEX feedback_by_status ON feedback(status, id);
+        CREATE INDEX feedback_by_status_kind ON feedback(status, kind, id);
+        CREATE INDEX feedback_by_photo ON feedback(photo_id, kind);
+        CREATE INDEX feedback_by_decider ON feedback(decided_by) WHERE decided_by IS NOT NULL;
+        CREATE TABLE feedback_photos (photo_id TEXT PRIMARY KEY) STRICT, WITHOUT ROWID;
+        """,
     ])
 }

@@ -31,6 +31,8 @@ public final class SQLiteUserDataStore: UserDataStore {
     /// (it then takes them without being asked).
     private let pendingGroup = Mutex<(jobs: [any GroupedWriteJob], isCommitting: Bool)>(([], false))
     public let changeFeed = ChangeFeed()
+    /// Never published: the catalog looks at `catalog_corrections` itself (`CorrectionsFeed`).
+    public let correctionsFeed = CorrectionsFeed()
     /// Where groups are committed, one after another.
     private let committer = DispatchQueue(label: "past-nyc.group-commit")
 

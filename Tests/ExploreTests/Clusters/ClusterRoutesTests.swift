@@ -7,8 +7,9 @@ import TestSupport
 
 @Suite struct ClusterRoutesTests {
     static let router: Result<Router, any Error> = Result {
+        let routes = ClusterRoutes(catalog: try ClusterFixture.load().catalog)
         var router = Router()
-        ClusterRoutes(catalog: try ClusterFixture.load().catalog).register(in: &router)
+        ClusterRoutes.register(in: &router) { routes }
         return router
     }
 

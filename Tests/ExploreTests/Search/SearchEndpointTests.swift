@@ -62,10 +62,11 @@ import TestSupport
             try connection.execute("PRAGMA user_version = 1")
         }
         #expect(throws: (any Error).self) {
-            _ = try PhotoSearch(catalog: try SharedCatalog.catalog(), databasePath: path)
+            _ = try ShippedSearchIndex(databasePath: path, shipped: try SharedCatalog.catalog().shipped)
         }
-        let catalog = try CatalogStore.openOrBuild(dataDirectory: directory.path, sourceDirectory: PackageRoot.path + "/Data")
-        let search = try PhotoSearch(catalog: catalog, databasePath: path)
+        let shipped = try CatalogStore.openOrBuild(dataDirectory: directory.path, sourceDirectory: PackageRoot.path + "/Data")
+        let search = try PhotoSearch(
+            catalog: PhotoCatalog(shipped), shipped: ShippedSearchIndex(databasePath: path, shipped: shipped))
         let page = search.search(SearchQuery(terms: try SearchTerms("flatiron")))
         #expect(page.total == (try SearchHarness.oracle().matches("flatiron", filter: PhotoFilter()).count))
         #expect(page.total > 0)

@@ -10,10 +10,9 @@ import TestSupport
 /// once, on first use.
 enum SearchHarness {
     static let router: Result<Router, any Error> = Result {
-        let content = try SharedCatalog.content()
+        let routes = try SharedCatalog.content().generation.searchRoutes
         var router = Router()
-        SearchRoutes(search: content.search, catalogRoutes: content.catalogRoutes, dataVersion: content.catalog.dataVersion)
-            .register(in: &router)
+        SearchRoutes.register(in: &router) { routes }
         return router
     }
 

@@ -14,7 +14,7 @@ import TestSupport
     static func paths(_ router: Router) throws -> (
         fast: @Sendable (HTTPRequest) throws -> HTTPResponse?, slow: @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
-        guard case .found(let handler, _, _) = router.match(.get, path: "/search"),
+        guard case .found(let handler, _, _, _) = router.match(.get, path: "/search"),
             case .immediateUnlessBlocking(let fast, let slow) = handler
         else { throw HTTPError(.notFound, detail: "/search is not immediateUnlessBlocking") }
         return (fast, slow)
@@ -23,10 +23,11 @@ import TestSupport
     /// A router with a search of its own, so no other test has filled its phrase cache.
     static func freshRouter() throws -> Router {
         let catalog = try SharedCatalog.catalog()
-        let search = try PhotoSearch(catalog: catalog, databasePath: try SharedCatalog.path())
+        let search = try PhotoSearch(
+            catalog: catalog, shipped: ShippedSearchIndex(databasePath: try SharedCatalog.path(), shipped: catalog.shipped))
+        let routes = SearchRoutes(search: search, catalogRoutes: CatalogRoutes(catalog: catalog), dataVersion: catalog.dataVersion)
         var router = Router()
-        SearchRoutes(search: search, catalogRoutes: CatalogRoutes(catalog: catalog), dataVersion: catalog.dataVersion)
-            .register(in: &router)
+        SearchRoutes.register(in: &router) { routes }
         return router
     }
 
@@ -80,6 +81,7 @@ import TestSupport
 
     @Test func badInputIsRefusedOnTheFastPathToo() throws {
         let (fast, _) = try Self.paths(try SearchHarness.router.get())
-        #expect(throws: HTTPError.self) { try fast(Self.request([("q", "\"*")])) }
+        let refusal = #expect(throws: SearchError.self) { try fast(Self.request([("q", "\"*")])) }
+        #expect(refusal?.problem?.status == .badRequest)
     }
 }
