@@ -38,6 +38,9 @@ let package = Package(
         // The small helpers every module shares, written once: hex, base64, ASCII text,
         // UTC dates, threads and a worker pool. Depends on nothing (Sources/Basics/README.md).
         .target(name: "Basics", exclude: ["README.md"]),
+        // Metrics a Prometheus scrapes: the text format, histograms, and counters one
+        // thread writes and any reads; each module writes its own families through it.
+        .target(name: "Metrics", dependencies: ["Descriptors"]),
 
         // Thin, safe wrappers over them.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
@@ -48,7 +51,7 @@ let package = Package(
         .target(
             name: "HTTPServer",
             dependencies: [
-                "Basics", "CEpoll", "Descriptors", "Gzip",
+                "Basics", "CEpoll", "Descriptors", "Gzip", "Metrics",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -57,7 +60,7 @@ let package = Package(
         // The user data behind one interface: the store protocols, the SQLite store (the
         // default, with group commit) and the PostgreSQL one (a pool), their schemas and
         // migrations, the one store error, and the copy from one store to the other.
-        .target(name: "UserData", dependencies: ["Basics", "Descriptors", "SQLite", "Postgres"]),
+        .target(name: "UserData", dependencies: ["Basics", "Descriptors", "Metrics", "SQLite", "Postgres"]),
 
         // Mail that is never lost: the outbox table's rows, sent through an SMTP relay by
         // libcurl, with retries; knows nothing of users.
@@ -106,7 +109,7 @@ let package = Package(
             name: "API",
             dependencies: [
                 "Basics", "HTTPServer", "Catalog", "Accounts", "UserData", "Explore", "Walks", "Feedback", "WebAssets",
-                "CEpoll", "CPrefetch", "Gzip", "Images", "Mail",
+                "CEpoll", "CPrefetch", "Gzip", "Images", "Mail", "Metrics",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -143,6 +146,7 @@ let package = Package(
         ),
 
         .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupportCore"]),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupportCore"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupportCore"]),
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "Descriptors", "TestSupportCore"]),
         .testTarget(name: "ImagesTests", dependencies: ["Images", "SQLite", "TestSupport"]),
@@ -168,6 +172,6 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "UserData", "Basics", "Catalog", "SQLite", "Postgres", "TestSupport", "PastNYC", "Walks", "Feedback", "Images"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["API", "Accounts", "UserData", "Basics", "Catalog", "SQLite", "Postgres", "TestSupport", "PastNYC", "Walks", "Feedback", "Images", "TestSupportCore"]),
     ]
 )

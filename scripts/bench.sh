@@ -93,7 +93,9 @@
 #   (1000), SEED (1), SERVER_CPUS ("0"), WRK_CPUS ("1"), BIN (.build/release/past-nyc),
 #   PASSWORD_COST (owasp with login, else test), CLUSTER_THREADS (2, wrk's, for
 #   cluster), SWAP_EVERY (unset: none; seconds between the catalog corrections accepted
-#   while the runs go on, each making a new generation: scripts/generations-bench.sh).
+#   while the runs go on, each making a new generation: scripts/generations-bench.sh),
+#   METRICS (off; on: the server counts with --metrics-listen and is scraped every
+#   second all along, as a Prometheus does every 15 s: scripts/bench-metrics.sh).
 #   The server starts through scripts/run-server.sh.
 #
 # Runs and duration: RUNS=3 DURATION=5s scripts/bench.sh favorites (START_RUNS=1 to
@@ -103,6 +105,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PAST_NYC_BIN=${BIN:-${PAST_NYC_BIN:-.build/release/past-nyc}}
 source scripts/run-server.sh
+source scripts/prometheus.sh
 
 ALL_SCENARIOS="nearby region photos locations healthz topics popular clusters search tours favorites favorites-ids recents walks login cluster cluster-favorites images"
 read -r -a REQUESTED <<<"${*:-$ALL_SCENARIOS}"
@@ -156,10 +159,18 @@ start_timed() {
     # those): the write scenarios send one user's writes far faster than
     # --user-write-rate allows a user, every run registers fresh users from one address,
     # and the login scenario hashes 16 logins of one address at once.
+    local metrics_options=()
+    [[ "${METRICS:-off}" == on ]] && metrics_options=(--metrics-listen 127.0.0.1:0)
     CATALOG="" DATA_DIR=$TMP SERVER_PORT=$PORT SERVER_LOG_LEVEL=info SERVER_START_SECONDS=$HEALTH_TIMEOUT_SECONDS \
         start_server "$PASSWORD_COST" --user-write-rate 0 --registrations-per-hour 0 --hashes-per-client 0 \
-        "${IMAGE_OPTIONS[@]}"
+        "${IMAGE_OPTIONS[@]}" "${metrics_options[@]}"
     wait_healthy "$BASE_URL" "$HEALTH_TIMEOUT_SECONDS" "$SERVER_PID"
+    if [[ "${METRICS:-off}" == on ]]; then
+        local metrics_url
+        metrics_url="http://127.0.0.1:$(metrics_port "$SERVER_LOG")/metrics"
+        (while kill -0 "$SERVER_PID" 2>/dev/null; do curl -sf -o /dev/null "$metrics_url" || true; sleep 1; done) &
+        at_exit "kill $! 2>/dev/null || true"
+    fi
     STARTUP_MS=$(( $(now_ms) - started ))
 }
 

@@ -8,6 +8,8 @@
 #     plain HTTP answers every request (a POST too) with a 308 to the same
 #     target over HTTPS and no HSTS; a client that does not trust the
 #     certificate is refused.
+#  0b. A real Prometheus (Debian's) scrapes the instances' --metrics-listen
+#     listeners and sees all three `up`; after the kill of section 4, instance 2 down.
 #  1. One session across instances: register through instance 1, log in through
 #     instance 2, save a favorite through instance 3, see it through instance 1,
 #     log out through instance 1: every instance refuses the token at once. The
@@ -34,6 +36,7 @@ set -euo pipefail
 
 PAST_NYC_BIN=${1:-}
 source "$(dirname "${BASH_SOURCE[0]}")/run-server.sh"
+source "$ROOT/scripts/prometheus.sh"
 export PAST_NYC=$BIN
 # The instances log every request (info): section 3 reads their logs.
 export CLUSTER_DIR="$WORK_DIR/cluster" PASSWORD_COST=test CLUSTER_TIME_LIMIT=170 LOG_LEVEL=info
@@ -113,6 +116,10 @@ expect "plain HTTP: no HSTS (RFC 6797 7.2: never over plain HTTP)" 0 \
     "$(curl -s -D - -o /dev/null "$CLUSTER_HTTP_URL/healthz" | grep -ci '^strict-transport-security:' || true)"
 expect "following the redirect" 200 "$(curl -s -L -o /dev/null -w '%{http_code}' "$CLUSTER_HTTP_URL/healthz")"
 PHOTO=$(curl -sf "$CLUSTER_URL/nearby?lat=40.73&lon=-73.99&limit=1&photos=1" | jq -r '.locations[0].photos[0].photoID')
+
+echo "== 0b. Prometheus scrapes the three instances"
+start_prometheus "$WORK_DIR/prometheus" "${METRICS_TARGETS[@]}"
+wait_prometheus 'count(up{job="past-nyc"} == 1)' 3 20
 
 echo "== 1. one session across the instances"
 expect "register through instance 1" 201 \
@@ -312,6 +319,7 @@ gap=$(jq .longestGapSeconds "$WORK_DIR/load.json")
 if awk -v gap="$gap" 'BEGIN { exit !(gap < 2) }'; then pass "longest time without a 2xx: $gap s"; else failed "no 2xx for $gap s"; fi
 expect "the survivors still serve: instance 1" 200 "$(status GET "$ONE/healthz")"
 expect "the survivors still serve: instance 3" 200 "$(status GET "$THREE/healthz")"
+wait_prometheus "up{instance=\"${METRICS_TARGETS[1]}\"}" 0 10
 
 if ((FAILURES > 0)); then
     echo "cluster test: $FAILURES check(s) failed; logs:" >&2

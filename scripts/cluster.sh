@@ -35,6 +35,7 @@
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/run-server.sh"
+source "$ROOT/scripts/prometheus.sh"
 SCRIPT="$ROOT/scripts/cluster.sh"
 CLUSTER_DIR=${CLUSTER_DIR:-/tmp/past-nyc-cluster}
 BIN=${PAST_NYC:-$BIN}
@@ -158,7 +159,7 @@ start() {
     "$BIN" import --data-dir "$CLUSTER_DIR/catalog" --source-dir "$ROOT/Data" \
         >"$CLUSTER_DIR/import.log" 2>&1 || { cat "$CLUSTER_DIR/import.log" >&2; fail "import failed"; }
 
-    local urls=() pids=() addresses=()
+    local urls=() pids=() addresses=() metrics=()
     for n in $(seq 1 "$INSTANCES"); do
         local dir="$CLUSTER_DIR/instance$n"
         cp -a "$CLUSTER_DIR/catalog" "$dir"
@@ -166,7 +167,8 @@ start() {
         # (the client's address, appended by nginx) and do not count its connections
         # against one client; anyone else's X-Forwarded-For is ignored.
         DATA_DIR=$dir SERVER_LOG_FILE="$dir.log" SERVER_LOG_LEVEL=$LOG_LEVEL \
-            launch_server "$PASSWORD_COST" --database-url "$database_url" --trusted-proxy 127.0.0.1 ${INSTANCE_OPTIONS:-}
+            launch_server "$PASSWORD_COST" --database-url "$database_url" --trusted-proxy 127.0.0.1 \
+            --metrics-listen 127.0.0.1:0 ${INSTANCE_OPTIONS:-}
         pids+=("$SERVER_PID")
         remember "$SERVER_PID" "instance$n"
     done
@@ -174,6 +176,7 @@ start() {
         SERVER_START_SECONDS=120 wait_listening "${pids[$((n - 1))]}" "$CLUSTER_DIR/instance$n.log"
         addresses+=("127.0.0.1:$PORT")
         urls+=("$BASE_URL")
+        metrics+=("127.0.0.1:$(metrics_port "$CLUSTER_DIR/instance$n.log")")
         wait_healthy "$BASE_URL" 60
     done
 
@@ -210,6 +213,7 @@ CLUSTER_HTTP_URL=http://127.0.0.1:$http_port
 CLUSTER_CA=$CLUSTER_DIR/tls/cert.pem
 INSTANCE_URLS=(${urls[*]})
 INSTANCE_PIDS=(${pids[*]})
+METRICS_TARGETS=(${metrics[*]})
 NGINX_PID=$nginx_pid
 DATABASE_URL='$database_url'
 EOF
@@ -217,7 +221,8 @@ EOF
     keep_servers_running  # until `cluster.sh stop` or the time limit
     echo "PostgreSQL: $database_url"
     for n in $(seq 1 "$INSTANCES"); do
-        echo "instance $n: ${urls[$((n - 1))]} (PID ${pids[$((n - 1))]}, log $CLUSTER_DIR/instance$n.log)"
+        echo "instance $n: ${urls[$((n - 1))]} (PID ${pids[$((n - 1))]}, log $CLUSTER_DIR/instance$n.log," \
+            "metrics http://${metrics[$((n - 1))]}/metrics)"
     done
     echo "nginx:      https://127.0.0.1:$port (PID $nginx_pid; certificate $CLUSTER_DIR/tls/cert.pem)"
     echo "            http://127.0.0.1:$http_port redirects to it"

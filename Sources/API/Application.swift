@@ -29,6 +29,8 @@ public final class Application: Sendable {
     private let logger: Logger
     /// The catalog the routes serve, as the accepted corrections make it.
     public let catalog: CatalogGenerations
+    /// The listener of `GET /metrics` (`--metrics-listen`), nil when none.
+    public let metricsServer: HTTPServer?
 
     /// Loads everything the routes need; the server does not listen until `start()`.
     /// The catalog is the generation of every correction accepted so far.
@@ -113,7 +115,17 @@ public final class Application: Sendable {
         self.logger = logger
         catalog = generations
         try generations.startWatching()
-        server = HTTPServer(configuration: configuration.server, router: router, logger: logger, refusals: refusals)
+        var serving = configuration.server
+        serving.recordsMetrics = configuration.metricsServer != nil
+        let server = HTTPServer(configuration: serving, router: router, logger: logger, refusals: refusals)
+        self.server = server
+        let imageCounters = images.counters
+        metricsServer = configuration.metricsServer.map { listening in
+            let registry = Self.metricsRegistry(
+                server: server, refusals: refusals, syncWaitRoom: syncRoutes.waitRoom, hasher: accounts.hasher,
+                commits: store.commitMetrics, images: imageCounters, generations: generations)
+            return Self.metricsServer(configuration: listening, registry: registry, logger: logger)
+        }
     }
 
     /// Starts listening, and sending the mail the outbox holds; returns once connections
@@ -122,6 +134,7 @@ public final class Application: Sendable {
     public func start() throws {
         try server.start()
         try mailSender?.start()
+        try metricsServer?.start()
         DispatchQueue.global(qos: .utility).async { [accounts, logger] in
             do {
                 let finished = try accounts.finishInterruptedDeletions()
@@ -141,6 +154,7 @@ public final class Application: Sendable {
     /// Stops accepting, finishes in-flight requests and closes every connection, then
     /// stops the mail sender (after its attempt under way, if any).
     public func shutdown() {
+        metricsServer?.shutdown()
         server.shutdown()
         images.writeServedOrder()
         mailSender?.stop()

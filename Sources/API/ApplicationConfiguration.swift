@@ -49,6 +49,10 @@ public struct ApplicationConfiguration: Sendable {
     public var imageCacheSize = 4 << 30
     /// The most a source gets to answer (the contract's 8 s); tests lower it.
     public var imageSourceTimeout = SourceFetcher.timeout
+    /// `--metrics-listen`: the second listener, answering `GET /metrics` only (its `host`
+    /// and `port`; the rest as for a listener with little to do); nil, none, and the
+    /// event loops count nothing.
+    public var metricsServer: HTTPServerConfiguration?
 
     /// The folder of the disk copy of the photographs, in `dataDirectory`.
     public static let imagesFolderName = "images"

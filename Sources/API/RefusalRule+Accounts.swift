@@ -14,6 +14,9 @@ extension RefusalRule {
     static let registrations = RefusalRule("registrations")
     /// Too many email verification codes asked for by one user within the hour.
     static let verificationCodes = RefusalRule("verification-codes")
+    /// A password hash while the hasher already runs and queues all it may, from any
+    /// addresses: `503` (a refusal of capacity, as `connectionsFull` is).
+    static let hasherFull = RefusalRule("hasher-full")
 }
 
 extension AccountsError {
@@ -25,6 +28,7 @@ extension AccountsError {
         case .tooManyHashes: .hashesPerClient
         case .tooManyRegistrations: .registrations
         case .tooManyVerificationCodes: .verificationCodes
+        case .hasherBusy: .hasherFull
         default: nil
         }
     }

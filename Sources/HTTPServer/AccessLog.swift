@@ -9,7 +9,8 @@ final class AccessLog: Sendable {
     /// The handler's `logRequest`, bound once: calling it through the existential would
     /// copy the handler (and retain what it holds) on every request.
     private let logRequest: (@Sendable (AccessLogRecord) -> Void)?
-    private let enabled: Bool
+    /// Whether `record` logs anything (the logger's level is `info` or lower).
+    let isEnabled: Bool
 
     init(logger: Logger) {
         self.logger = logger
@@ -18,16 +19,17 @@ final class AccessLog: Sendable {
         } else {
             logRequest = nil
         }
-        enabled = logger.logLevel <= .info
+        isEnabled = logger.logLevel <= .info
     }
 
+    /// Logs one request that took `nanoseconds` from its parsed head to its encoded response.
     func record(
-        method: HTTPMethod, path: String, status: HTTPStatus, bytes: Int, startedAt: UInt64, requestID: String, remote: String
+        method: HTTPMethod, path: String, status: HTTPStatus, bytes: Int, nanoseconds: UInt64, requestID: String, remote: String
     ) {
-        guard enabled else { return }
+        guard isEnabled else { return }
         let record = AccessLogRecord(
             method: method, path: path, status: status.code, bytes: bytes,
-            durationMicroseconds: (MonotonicClock.now() &- startedAt) / 1000, requestID: requestID, remote: remote)
+            durationMicroseconds: nanoseconds / 1000, requestID: requestID, remote: remote)
         if let logRequest {
             logRequest(record)
         } else {

@@ -118,20 +118,20 @@ final class Connection {
                 outbound.append(ResponseEncoder.continueResponse)
                 action = flush()
             case .respond(let response, let context, let log):
+                let refusal = response.refusal
                 let encoded = ResponseEncoder.encode(
                     response, context: context, serverName: loop.context.configuration.serverName,
                     date: loop.dateCache.current())
                 outbound.append(encoded.head)
                 if !encoded.body.isEmpty { outbound.append(encoded.body) }
                 if let part = encoded.streamed { streamed = StreamedBodySender(part.body, range: part.range) }
-                loop.context.accessLog.record(
-                    method: log.method, path: log.path, status: encoded.status,
-                    bytes: encoded.bodyBytes, startedAt: log.startedAt, requestID: log.requestID, remote: log.remote)
+                record(log, status: encoded.status, bytes: encoded.bodyBytes)
+                if let refusal { loop.context.refusals.record(refusal, client: log.remote) }
                 if loop.holdsResponse(of: self) { return }
                 action = flush()
             case .handle(let request, let routed):
                 let match = RequestPipeline.placing(routed, for: request)
-                if case .found(.blocking, _, _) = match {
+                if case .found(.blocking, _, _, _) = match {
                     setInterest(0)
                     let loop = self.loop, descriptor = socket.rawValue, id = self.id
                     let logger = loop.context.logger
@@ -141,12 +141,12 @@ final class Connection {
                     }
                     return
                 }
-                if case .found(.deferred(let run), _, _) = match {
+                if case .found(.deferred(let run), _, _, _) = match {
                     let workers = loop.context.workers
                     answerLater(request) { responder in workers.submit { responder.run(run) } }
                     return
                 }
-                if case .found(.handOff(let run), _, _) = match {
+                if case .found(.handOff(let run), _, _, _) = match {
                     answerLater(request) { responder in run(request, responder) }
                     return
                 }
@@ -161,6 +161,19 @@ final class Connection {
                 return
             }
         }
+    }
+
+    /// Logs an answered request and counts it in the loop's metrics, with one read of
+    /// the clock for both (none when neither wants it).
+    private func record(_ log: AccessLogEntry, status: HTTPStatus, bytes: Int) {
+        let accessLog = loop.context.accessLog
+        let metrics = loop.requestMetrics
+        guard accessLog.isEnabled || metrics != nil else { return }
+        let duration = MonotonicClock.now() &- log.startedAt
+        accessLog.record(
+            method: log.method, path: log.path, status: status, bytes: bytes, nanoseconds: duration,
+            requestID: log.requestID, remote: log.remote)
+        metrics?.record(route: log.route, method: log.method, status: status, nanoseconds: duration)
     }
 
     /// Stops reading while a `deferred` or `handOff` handler works on `request`, and hands

@@ -229,8 +229,8 @@ struct ConnectionStateMachine {
                 switch result {
                 case .incomplete:
                     return .awaitReadable
-                case .invalid(let status, let reason):
-                    return respondToInvalid(status, detail: reason, now: now)
+                case .invalid(let status, let reason, let refusal):
+                    return respondToInvalid(status, detail: reason, refusal: refusal, now: now)
                 case .complete(let head, let consumed):
                     inboundStart += consumed
                     if let action = begin(head, now: now) { return action }
@@ -312,7 +312,7 @@ struct ConnectionStateMachine {
     /// Hands the complete request to the shell, which runs it through `RequestPipeline`.
     private mutating func dispatch(_ exchange: consuming Exchange) -> ConnectionAction {
         var pathParameters: [String: String] = [:]
-        if case .found(_, let parameters, _) = exchange.match { pathParameters = parameters }
+        if case .found(_, let parameters, _, _) = exchange.match { pathParameters = parameters }
         let request = HTTPRequest(
             head: exchange.head, body: body, pathParameters: pathParameters, remoteAddress: exchange.clientAddress,
             requestID: exchange.requestID)
@@ -327,12 +327,13 @@ struct ConnectionStateMachine {
 
     // MARK: Writing
 
-    /// Answers a request that could not be read (malformed, too large, too slow), then closes.
+    /// Answers a request that could not be read (malformed, too large, too slow), then
+    /// closes; `refusal` is the fair-use rule it breaks, when it breaks one.
     private mutating func respondToInvalid(
-        _ status: HTTPStatus, detail: String, exchange: Exchange? = nil, now: UInt64
+        _ status: HTTPStatus, detail: String, refusal: RefusalRule? = nil, exchange: Exchange? = nil, now: UInt64
     ) -> ConnectionAction {
         closeAfterWrite = true
-        let response = HTTPError(status, detail: detail).problemResponse
+        let response = HTTPError(status, detail: detail, refusal: refusal).problemResponse
         if let exchange {
             return respond(response, to: exchange, now: now)
         }
@@ -340,23 +341,33 @@ struct ConnectionStateMachine {
             response,
             to: Exchange(
                 head: Self.unreadHead, requestID: makeRequestID(), startedAt: now, match: .notFound, clientAddress: peerAddress),
-            logPath: "-", logMethod: HTTPMethod(rawValue: "-"), now: now)
+            unread: true, now: now)
     }
+
+    /// The method logged for a request whose head could not be read.
+    private static let unreadMethod = HTTPMethod(rawValue: "-")
 
     /// Stands for the head of a request that could not be read, in its exchange.
     private static let unreadHead = RequestHead(
         method: .get, target: "", path: "", query: QueryString(), version: .http1_1, headers: HTTPHeaders(), keepAlive: false)
 
+    /// - Parameter unread: `exchange` stands for a request whose head could not be read:
+    ///   logged with `-` for its method and path, counted under the route `unread`.
     private mutating func respond(
-        _ response: consuming HTTPResponse, to exchange: Exchange, logPath: String? = nil, logMethod: HTTPMethod? = nil, now: UInt64
+        _ response: consuming HTTPResponse, to exchange: Exchange, unread: Bool = false, now: UInt64
     ) -> ConnectionAction {
         let head = exchange.head
         if !head.keepAlive || shuttingDown { closeAfterWrite = true }
-        let caching: CachePolicy =
-            switch exchange.match {
-            case .found(_, _, let caching), .methodNotAllowed(_, let caching): caching
-            case .notFound: .unspecified
-            }
+        let caching: CachePolicy
+        let route: RouteLabel
+        switch exchange.match {
+        case .found(_, _, let policy, let pattern), .methodNotAllowed(_, let policy, let pattern):
+            caching = policy
+            route = .pattern(pattern)
+        case .notFound:
+            caching = .unspecified
+            route = unread ? .unread : .unmatched
+        }
         let context = ResponseEncoder.Context(
             method: head.method, requestHeaders: head.headers, requestID: exchange.requestID, closing: closeAfterWrite,
             echoKeepAlive: head.version == .http1_0 && !closeAfterWrite, caching: caching)
@@ -366,8 +377,8 @@ struct ConnectionStateMachine {
         return .respond(
             response, context,
             log: AccessLogEntry(
-                method: logMethod ?? head.method, path: logPath ?? head.path, requestID: exchange.requestID,
-                startedAt: exchange.startedAt, remote: exchange.clientAddress))
+                method: unread ? Self.unreadMethod : head.method, path: unread ? "-" : head.path, route: route,
+                requestID: exchange.requestID, startedAt: exchange.startedAt, remote: exchange.clientAddress))
     }
 
     private mutating func close() -> ConnectionAction {

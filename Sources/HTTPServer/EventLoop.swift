@@ -45,6 +45,8 @@ final class EventLoop: @unchecked Sendable {
     private let sweepInterval: UInt64
     let dateCache = HTTPDateCache()
     var requestIDs = RequestIDGenerator()
+    /// This loop's counts of the requests it answered; nil unless the server records metrics.
+    let requestMetrics: RequestMetrics?
     /// One read buffer for all of the loop's connections: a read copies out of it at once.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     /// Connections whose response waits for the end of the current batch of events,
@@ -74,6 +76,9 @@ final class EventLoop: @unchecked Sendable {
         let settings = context.connectionSettings
         let shortest = min(settings.requestTimeout, settings.idleTimeout, settings.sendTimeout) / 10
         sweepInterval = min(max(shortest, 1_000_000), 100_000_000)
+        requestMetrics =
+            context.configuration.recordsMetrics
+            ? RequestMetrics(patternCount: context.connectionSettings.router.patterns.count) : nil
     }
 
     deinit {

@@ -13,6 +13,8 @@ extension HTTPError {
         body.append(UInt8(ascii: "}"))
         var headers = self.headers
         headers.set("Content-Type", HTTPResponse.problemContentType)
-        return HTTPResponse(status: status, headers: headers, body: body)
+        var response = HTTPResponse(status: status, headers: headers, body: body)
+        response.refusal = refusal
+        return response
     }
 }

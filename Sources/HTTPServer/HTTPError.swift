@@ -10,13 +10,21 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     public var type: String
     /// Extra headers, such as `Allow`, `Retry-After` or `WWW-Authenticate`.
     public var headers: HTTPHeaders
+    /// The fair-use rule this error refuses a request by, for a refusal decided where no
+    /// `Refusals` is at hand (the head parser, the body reader): its response carries the
+    /// rule, and the connection records it when it writes the answer.
+    public var refusal: RefusalRule?
 
-    public init(_ status: HTTPStatus, title: String? = nil, detail: String, type: String = "about:blank", headers: HTTPHeaders = HTTPHeaders()) {
+    public init(
+        _ status: HTTPStatus, title: String? = nil, detail: String, type: String = "about:blank",
+        headers: HTTPHeaders = HTTPHeaders(), refusal: RefusalRule? = nil
+    ) {
         self.status = status
         self.title = title ?? status.reasonPhrase
         self.detail = detail
         self.type = type
         self.headers = headers
+        self.refusal = refusal
     }
 
     public var description: String { "\(status.code) \(title): \(detail)" }

@@ -17,6 +17,9 @@ public struct HTTPResponse: Sendable {
     /// identity body (never gzipped), `416`, and `If-Range` compared with `etag`. Off by
     /// default, so a route opts in; `Range` is evaluated after `If-None-Match`.
     public var acceptsRanges = false
+    /// The fair-use rule this answer refuses the request by (`HTTPError.refusal`): the
+    /// connection that writes it records it in the server's `Refusals`.
+    public var refusal: RefusalRule?
     /// A body sent from files as the client takes it, never read into memory
     /// (`StreamedBody`, `sendfile(2)`); when set, `body` is not sent and nothing is gzipped.
     public var streamedBody: (any StreamedBody)?

@@ -56,6 +56,20 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// The event loops while the server runs, empty before and after: what a scrape reads.
+    var runningLoops: [EventLoop] {
+        state.withLock { phase in
+            if case .running(let running) = phase { return running.loops }
+            return []
+        }
+    }
+
+    /// The routes as the request metrics name them: the router's patterns, then the
+    /// labels of a path no route binds and of a request that could not be read.
+    var routeLabels: [String] {
+        router.patterns + [RouteLabel.unmatchedName, RouteLabel.unreadName]
+    }
+
     /// Binds, listens and starts the event loops and worker pool; returns once listening.
     public func start() throws {
         try state.withLock { phase throws(HTTPServerError) in
@@ -107,7 +121,7 @@ public final class HTTPServer: Sendable {
         let context = ServerContext(
             configuration: configuration, router: router, logger: logger, refusals: refusals, workers: workers,
             listenSocket: listenSocket)
-        let loopCount = Self.usableCPUCount()
+        let loopCount = max(configuration.eventLoopCount ?? Self.usableCPUCount(), 1)
         let loops = try (0..<loopCount).map { _ throws(HTTPServerError) in try EventLoop(context: context) }
         for (index, loop) in loops.enumerated() {
             loop.nextLoop = loops[(index + 1) % loopCount]

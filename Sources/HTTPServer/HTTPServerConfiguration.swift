@@ -16,6 +16,13 @@ public struct HTTPServerConfiguration: Sendable {
     public var trustedProxies = TrustedProxies()
     /// Threads that run `RouteHandler.blocking` handlers.
     public var workerThreads = 8
+    /// Event loops; nil: one per CPU the process may run on (`HTTPServer.usableCPUCount()`).
+    /// A listener with little to do (the metrics one) needs one.
+    public var eventLoopCount: Int?
+    /// Whether each event loop counts the requests it answers, by route, method and status,
+    /// with their durations, for `HTTPServer.collect(into:)` (a scrape of the metrics);
+    /// off, nothing is counted and those families have no samples.
+    public var recordsMetrics = false
     /// Until a request's head (and body) is read, then 408 and close: from the accept for
     /// the first request (so a connection that never sends a byte is closed too, as
     /// nginx's `client_header_timeout` does), from its first byte for later ones.

@@ -5,5 +5,6 @@ enum ParseResult<Value> {
     /// The input is a valid prefix; more bytes are needed.
     case incomplete
     /// The input can never become valid: answer `status`, then close the connection.
-    case invalid(HTTPStatus, reason: String)
+    /// `refusal`: the fair-use rule the input breaks, when it is one (counted in `Refusals`).
+    case invalid(HTTPStatus, reason: String, refusal: RefusalRule? = nil)
 }

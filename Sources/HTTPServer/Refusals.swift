@@ -7,7 +7,11 @@ import Synchronization
 ///
 /// Refusals are rare next to requests, so one lock guards the table; nothing on the path
 /// of an accepted request touches it. One instance serves a whole process: the HTTP
-/// server records the connection rules, the API the rest.
+/// server records the connection rules, the API the rest. Code that applies a rule and
+/// has this instance at hand records the refusal there; a refusal decided where it is
+/// not (the head parser, the body reader) rides on its `HTTPError` to the connection,
+/// which records it as it writes the answer (`HTTPResponse.refusal`). The counts are
+/// the family `past_nyc_refusals_total{rule}` (`Refusals+Metrics.swift`).
 public final class Refusals: Sendable {
     private struct Entry {
         var total = 0
@@ -48,6 +52,15 @@ public final class Refusals: Sendable {
         logger.warning(
             "refused",
             metadata: ["rule": .string(rule.name), "client": .string(client), "refused": .stringConvertible(line)])
+    }
+
+    /// Makes `rules` known before their first refusal, so that their counters are
+    /// scraped as 0 from the start (a counter that appears at 1 hides its first increase
+    /// from `rate()` and `increase()`).
+    public func declare(_ rules: [RefusalRule]) {
+        entries.withLock { table in
+            for rule in rules where table[rule] == nil { table[rule] = Entry() }
+        }
     }
 
     /// How many times each rule refused since the server started.

@@ -172,7 +172,7 @@ enum RequestHeadParser {
             case .success(let head):
                 return .complete(head, consumed: index)
             case .failure(let failure):
-                return .invalid(failure.status, reason: failure.reason)
+                return .invalid(failure.status, reason: failure.reason, refusal: failure.refusal)
             }
         }
 

@@ -11,7 +11,7 @@ enum RequestPipeline {
     /// - Parameter logger: read only when a handler fails with an unexpected error.
     static func response(to request: HTTPRequest, match: Router.Match, logger: @autoclosure () -> Logger) -> HTTPResponse {
         switch match {
-        case .found(let handler, _, _):
+        case .found(let handler, _, _, _):
             switch handler.placement(for: request) {
             case .immediate(let run), .blocking(let run):
                 return Self.run(run, request, logger: logger)
@@ -20,7 +20,7 @@ enum RequestPipeline {
             case .handOff(let run):
                 return HTTPResponder.awaitingAnswer(to: request, from: run, logger: logger())
             }
-        case .methodNotAllowed(let allowed, _):
+        case .methodNotAllowed(let allowed, _, _):
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
             if request.method == .options {
                 return options(allow: allow, headers: request.headers)
@@ -38,12 +38,12 @@ enum RequestPipeline {
     /// an `immediateUnlessBlocking` or `immediateUnlessHandOff` one has already run its in-memory half, so the
     /// caller on the event loop only has to tell where each of the others runs.
     static func placing(_ match: Router.Match, for request: HTTPRequest) -> Router.Match {
-        guard case .found(let handler, let pathParameters, let caching) = match else { return match }
+        guard case .found(let handler, let pathParameters, let caching, let pattern) = match else { return match }
         switch handler.placement(for: request) {
-        case .immediate(let run): return .found(.immediate(run), pathParameters: pathParameters, caching: caching)
-        case .blocking(let run): return .found(.blocking(run), pathParameters: pathParameters, caching: caching)
-        case .deferred(let run): return .found(.deferred(run), pathParameters: pathParameters, caching: caching)
-        case .handOff(let run): return .found(.handOff(run), pathParameters: pathParameters, caching: caching)
+        case .immediate(let run): return .found(.immediate(run), pathParameters: pathParameters, caching: caching, pattern: pattern)
+        case .blocking(let run): return .found(.blocking(run), pathParameters: pathParameters, caching: caching, pattern: pattern)
+        case .deferred(let run): return .found(.deferred(run), pathParameters: pathParameters, caching: caching, pattern: pattern)
+        case .handOff(let run): return .found(.handOff(run), pathParameters: pathParameters, caching: caching, pattern: pattern)
         }
     }
 

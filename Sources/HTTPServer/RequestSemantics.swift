@@ -6,6 +6,8 @@ enum RequestSemantics {
     struct Failure: Error {
         var status: HTTPStatus
         var reason: String
+        /// The fair-use rule the head breaks, when it is one.
+        var refusal: RefusalRule?
     }
 
     static func check(
@@ -44,7 +46,8 @@ enum RequestSemantics {
         // Authorization is a singleton field (RFC 9110 §11.6.2 allows no list): of two, a
         // server and a proxy in front of it might each believe a different one.
         if authorizationCount > 1 {
-            return .failure(Failure(status: .badRequest, reason: "more than one Authorization header"))
+            return .failure(
+                Failure(status: .badRequest, reason: "more than one Authorization header", refusal: .authorizationHeaders))
         }
         if version == .http1_1, hostCount != 1 {
             return .failure(Failure(status: .badRequest, reason: "an HTTP/1.1 request needs exactly one Host header, it has \(hostCount)"))

@@ -4,20 +4,29 @@
 public struct Router: Sendable {
     /// What a method and path resolve to.
     public enum Match: Sendable {
-        case found(RouteHandler, pathParameters: [String: String], caching: CachePolicy)
+        /// `pattern`: the index of the route's pattern in `patterns`, what the request
+        /// metrics name the route by (never the raw path).
+        case found(RouteHandler, pathParameters: [String: String], caching: CachePolicy, pattern: Int)
         /// The path exists, but not for this method; `allowed` is for the `Allow` header.
-        /// `caching` is `noStore` when a route of the path is, else `unspecified`.
-        case methodNotAllowed(allowed: [HTTPMethod], caching: CachePolicy)
+        /// `caching` is `noStore` when a route of the path is, else `unspecified`;
+        /// `pattern` is that of the first route the path binds.
+        case methodNotAllowed(allowed: [HTTPMethod], caching: CachePolicy, pattern: Int)
         case notFound
     }
 
     private struct Route: Sendable {
         let method: HTTPMethod
         let pattern: String
+        /// The index of `pattern` in `patterns`.
+        let patternIndex: Int
         let segments: [Segment]
         let handler: RouteHandler
         let caching: CachePolicy
     }
+
+    /// Every pattern registered, each once, in the order first registered: the routes as
+    /// the request metrics name them (`Match`'s `pattern` indexes it).
+    public private(set) var patterns: [String] = []
 
     /// A registered route as the table lists it: for tests that check a rule for every route.
     public struct Entry: Sendable {
@@ -100,7 +109,12 @@ public struct Router: Sendable {
         precondition(
             !routes.contains { $0.method == method && $0.segments == segments },
             "route \(method) \(pattern) registered twice")
-        routes.append(Route(method: method, pattern: pattern, segments: segments, handler: handler, caching: caching))
+        let patternIndex = patterns.firstIndex(of: pattern) ?? patterns.count
+        if patternIndex == patterns.count { patterns.append(pattern) }
+        routes.append(
+            Route(
+                method: method, pattern: pattern, patternIndex: patternIndex, segments: segments, handler: handler,
+                caching: caching))
         let count = segments.count
         while bySegmentCount.count <= count { bySegmentCount.append(RoutesOfSegmentCount()) }
         bySegmentCount[count].groups = groups(ofSegmentCount: count)
@@ -183,11 +197,13 @@ public struct Router: Sendable {
         var getMatch: (Route, [String: String])?
         var found: Match?
         var caching = CachePolicy.unspecified
+        var firstPattern: Int?
         forEachBound { route, parameters in
             if route.method == method {
-                found = .found(route.handler, pathParameters: parameters, caching: route.caching)
+                found = .found(route.handler, pathParameters: parameters, caching: route.caching, pattern: route.patternIndex)
                 return false
             }
+            if firstPattern == nil { firstPattern = route.patternIndex }
             // The first route of a method binds, as in a match; later ones add nothing to `Allow`.
             guard !allowed.contains(route.method) else { return true }
             if route.method == .get { getMatch = (route, parameters) }
@@ -197,14 +213,15 @@ public struct Router: Sendable {
         }
         if let found { return found }
         if method == .head, let getMatch {
-            return .found(getMatch.0.handler, pathParameters: getMatch.1, caching: getMatch.0.caching)
+            return .found(
+                getMatch.0.handler, pathParameters: getMatch.1, caching: getMatch.0.caching, pattern: getMatch.0.patternIndex)
         }
-        guard !allowed.isEmpty else { return .notFound }
+        guard !allowed.isEmpty, let firstPattern else { return .notFound }
         // RFC 9110 §10.2.1: `Allow` lists each method once; GET implies HEAD here, and OPTIONS is always served.
         for implied in (allowed.contains(.get) ? [HTTPMethod.head] : []) + [.options] where !allowed.contains(implied) {
             allowed.append(implied)
         }
-        return .methodNotAllowed(allowed: allowed, caching: caching)
+        return .methodNotAllowed(allowed: allowed, caching: caching, pattern: firstPattern)
     }
 
     /// Calls `body` with each route of `segmentCount` segments that the ASCII `path`

@@ -140,9 +140,16 @@ struct ServeCommand: ParsableCommand {
         settings.certificateAuthorities = smtpCAFile
         return settings
     }
+    @Option(
+        help: """
+            HOST:PORT of a second listener answering GET /metrics (Prometheus text format) and nothing else, e.g. \
+            127.0.0.1:9464; keep it off the public network. Default: none, and nothing is counted.
+            """)
+    var metricsListen: String?
 
     func validate() throws {
         _ = try resolvedPort()
+        _ = try metricsServer()
         try storage.requireSourceFiles(ApplicationConfiguration.sourceFileNames)
         guard FileManager.default.isReadableFile(atPath: openapi) else {
             throw ValidationError(
@@ -216,6 +223,23 @@ struct ServeCommand: ParsableCommand {
             })
     }
 
+    /// The listener of `--metrics-listen`: `HOST:PORT` (`[ADDRESS]:PORT` for IPv6), the
+    /// port from 0 to 65535 (0 picks a free one, which the log line of its start names).
+    func metricsServer() throws -> HTTPServerConfiguration? {
+        guard let metricsListen else { return nil }
+        let refusal = ValidationError("--metrics-listen must be HOST:PORT (127.0.0.1:9464, [::1]:9464), got '\(metricsListen)'")
+        guard let colon = metricsListen.lastIndex(of: ":"), let port = Int(metricsListen[metricsListen.index(after: colon)...]),
+            (0...65535).contains(port)
+        else { throw refusal }
+        var host = String(metricsListen[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, !host.contains("["), !host.contains("]") else { throw refusal }
+        var configuration = HTTPServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        return configuration
+    }
+
     /// `--port`, else the `PORT` environment variable, else the default; a value that is
     /// not a port is refused, never replaced by the default.
     func resolvedPort() throws -> Int {
@@ -257,6 +281,7 @@ struct ServeCommand: ParsableCommand {
         configuration.imageOrigin = images.origin
         configuration.imageCacheSize = images.imageCacheSize
         configuration.mail = try mailSettings()
+        configuration.metricsServer = try metricsServer()
 
         ServingProcess.prepare()
         let application = try Application(configuration: configuration, logger: logger)

@@ -8,6 +8,8 @@ import Synchronization
 public final class ServerProcess {
     public let process: Process
     public let port: Int
+    /// The port of the `--metrics-listen` listener, when given one.
+    public let metricsPort: Int?
 
     /// The `past-nyc` built beside the running test bundle: `swift test` puts both in
     /// one build folder, whichever `--scratch-path` or `--sanitize` it was given, so a
@@ -76,9 +78,11 @@ public final class ServerProcess {
         try process.run()
 
         // Drain stderr for the child's whole life (a full pipe would block its
-        // logging), and hand over the first `port=` seen, or nil at end of file.
+        // logging), and hand over the first `port=` seen (and that of the metrics
+        // listener, logged after it, when there is one), or nil at end of file.
+        let wantsMetrics = extraArguments.contains("--metrics-listen")
         let found = DispatchSemaphore(value: 0)
-        let state = Mutex<(port: Int?, output: String, reported: Bool)>((nil, "", false))
+        let state = Mutex<(port: Int?, metricsPort: Int?, output: String, reported: Bool)>((nil, nil, "", false))
         let reader = errors.fileHandleForReading
         Thread.detachNewThread {
             while true {
@@ -89,7 +93,12 @@ public final class ServerProcess {
                     if state.port == nil, let range = state.output.range(of: #"port=\d+"#, options: .regularExpression) {
                         state.port = Int(state.output[range].dropFirst("port=".count))
                     }
-                    guard !state.reported, state.port != nil || data.isEmpty else { return false }
+                    let metricsLine = #"listener=metrics port=\d+"#
+                    if state.metricsPort == nil, let range = state.output.range(of: metricsLine, options: .regularExpression) {
+                        state.metricsPort = Int(state.output[range].dropFirst("listener=metrics port=".count))
+                    }
+                    let listening = state.port != nil && (!wantsMetrics || state.metricsPort != nil)
+                    guard !state.reported, listening || data.isEmpty else { return false }
                     state.reported = true
                     return true
                 }
@@ -98,9 +107,10 @@ public final class ServerProcess {
             }
         }
         found.wait()
-        let (port, output) = state.withLock { ($0.port, $0.output) }
-        guard let port else { throw StartError.exitedBeforeListening(output: output) }
+        let (port, metricsPort, output) = state.withLock { ($0.port, $0.metricsPort, $0.output) }
+        guard let port, metricsPort != nil || !wantsMetrics else { throw StartError.exitedBeforeListening(output: output) }
         self.port = port
+        self.metricsPort = metricsPort
     }
 
     /// Runs `past-nyc` with `arguments` (in `workingDirectory`, `environment` added) for

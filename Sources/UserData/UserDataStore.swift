@@ -36,6 +36,8 @@ public protocol UserDataStore: Sendable {
     var changeFeed: ChangeFeed { get }
     /// That accepted catalog corrections may have been added, by any instance (see `CorrectionsFeed`).
     var correctionsFeed: CorrectionsFeed { get }
+    /// Writes per commit and commit durations, for `/metrics`.
+    var commitMetrics: CommitMetrics { get }
 }
 
 extension UserDataStore {

@@ -105,7 +105,7 @@ import TestSupport
         let router = try PipelineApplication.shared.get().application.router
         for photo in catalog.photos {
             let path = ImageRoutes.path(ofPhoto: photo.photoID)
-            guard case .found(_, let parameters, _) = router.match(.get, path: path), parameters["photoID"] == photo.photoID else {
+            guard case .found(_, let parameters, _, _) = router.match(.get, path: path), parameters["photoID"] == photo.photoID else {
                 Issue.record("\(path) is not the image route of \(photo.photoID)")
                 return
             }

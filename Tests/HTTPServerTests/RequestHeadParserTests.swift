@@ -54,7 +54,7 @@ import Testing
     @Test func aTooLongMethodIsRefusedWholeAndInPieces() {
         let head = Array((String(repeating: "Q", count: RequestHeadParser.maxMethodBytes + 1) + " / HTTP/1.1\r\nHost: x\r\n\r\n").utf8)
         for length in [RequestHeadParser.maxMethodBytes + 1, head.count] {
-            guard case .invalid(.badRequest, _) = RequestHeadParser.parse(Array(head[..<length])) else {
+            guard case .invalid(.badRequest, _, _) = RequestHeadParser.parse(Array(head[..<length])) else {
                 Issue.record("the first \(length) bytes were not refused")
                 continue
             }
@@ -135,7 +135,7 @@ import Testing
     @Test(arguments: invalid)
     func refusesMalformedRequests(_ row: RefusedInput) {
         let result = RequestHeadParser.parse(Array(row.bytes.utf8))
-        guard case .invalid(let status, let reason) = result else {
+        guard case .invalid(let status, let reason, _) = result else {
             Issue.record("\(row.name): expected \(row.status), got \(result)")
             return
         }
@@ -145,7 +145,7 @@ import Testing
 
     @Test func oversizedURIIsRefusedBeforeTheRequestLineEnds() {
         let partial = "GET /" + String(repeating: "a", count: 8 * 1024 + 1)
-        guard case .invalid(let status, _) = RequestHeadParser.parse(Array(partial.utf8)) else {
+        guard case .invalid(let status, _, _) = RequestHeadParser.parse(Array(partial.utf8)) else {
             Issue.record("expected 414")
             return
         }
@@ -154,7 +154,7 @@ import Testing
 
     @Test func oversizedHeadIsRefusedBeforeItEnds() {
         let partial = "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "b", count: 17 * 1024)
-        guard case .invalid(let status, _) = RequestHeadParser.parse(Array(partial.utf8)) else {
+        guard case .invalid(let status, _, _) = RequestHeadParser.parse(Array(partial.utf8)) else {
             Issue.record("expected 431")
             return
         }
@@ -174,7 +174,7 @@ import Testing
         case .complete(let head, _):
             #expect(isToken, "byte \(value) was accepted")
             #expect(head.headers.count == 2)
-        case .invalid(let status, _):
+        case .invalid(let status, _, _):
             #expect(!isToken, "byte \(value) was refused")
             #expect(status == .badRequest)
         case .incomplete:
@@ -191,7 +191,7 @@ import Testing
         case .complete(let head, _):
             #expect(isToken, "byte \(value) was accepted")
             #expect(head.method.rawValue.utf8.count == 3)
-        case .invalid(let status, _):
+        case .invalid(let status, _, _):
             #expect(!isToken, "byte \(value) was refused")
             #expect(status == .badRequest)
         case .incomplete:

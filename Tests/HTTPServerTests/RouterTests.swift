@@ -22,12 +22,12 @@ import TestSupport
     /// The name of the route `match` found and its parameters, or how it failed.
     static func describe(_ match: Router.Match, _ method: HTTPMethod, _ path: String) throws -> String {
         switch match {
-        case .found(let handler, let parameters, _):
+        case .found(let handler, let parameters, _, _):
             guard case .immediate(let run) = handler else { return "blocking" }
             let name = String(decoding: try run(HTTPRequest(method: method, target: path, path: path)).body, as: UTF8.self)
             let bound = parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             return bound.isEmpty ? name : "\(name) \(bound.joined(separator: ","))"
-        case .methodNotAllowed(let allowed, _):
+        case .methodNotAllowed(let allowed, _, _):
             return "405 " + allowed.map(\.rawValue).joined(separator: ",")
         case .notFound:
             return "404"

@@ -24,7 +24,7 @@ import TestSupport
     @Test func outOfDescriptorsTheServerPausesAcceptingThenServesTheWaitingClients() throws {
         let dataDirectory = try TemporaryDirectory()
         try SharedCatalog.copy(into: dataDirectory.path)
-        let limit = 32
+        let limit = 40
         let server = try ServerProcess(dataDirectory: dataDirectory.path, descriptorLimit: limit)
         // The kernel completes these connections in the backlog whether accepted or not.
         var clients = try (0..<48).map { _ in try RawHTTPClient(port: server.port, timeout: .seconds(2)) }

@@ -1,12 +1,14 @@
 import HTTPServer
 
 extension JSONReaderError {
-    /// The 400 of a body refused while reading it, naming the member at fault when one is.
+    /// The 400 of a body refused while reading it, naming the member at fault when one is,
+    /// and carrying the fair-use rule it enforces (`refusalRule`), which the connection
+    /// records as it answers.
     ///
     /// - Parameter shape: what the endpoint expects, added to the answer to a body that is
     ///   not JSON at all, so that it names the fields too.
     func httpError(shape: String?) -> HTTPError {
-        HTTPError(.badRequest, detail: detail(shape: shape))
+        HTTPError(.badRequest, detail: detail(shape: shape), refusal: refusalRule)
     }
 
     private func detail(shape: String?) -> String {

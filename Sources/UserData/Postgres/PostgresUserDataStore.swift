@@ -34,6 +34,7 @@ public final class PostgresUserDataStore: UserDataStore {
 
     private let url: String
     public let changeFeed = ChangeFeed()
+    public let commitMetrics = CommitMetrics()
     public let correctionsFeed = CorrectionsFeed()
     private let announcer: PostgresChangeAnnouncer
     private let slots: [PostgresPoolSlot]
@@ -75,7 +76,10 @@ public final class PostgresUserDataStore: UserDataStore {
         _ body: @escaping @Sendable (any UserDataConnection) throws -> Value,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
-        completion(Result { try transaction("BEGIN ISOLATION LEVEL READ COMMITTED", body) })
+        let startedAt = DispatchTime.now().uptimeNanoseconds
+        let result = Result { try transaction("BEGIN ISOLATION LEVEL READ COMMITTED", body) }
+        commitMetrics.observe(writes: 1, nanoseconds: DispatchTime.now().uptimeNanoseconds &- startedAt)
+        completion(result)
     }
 
     /// Runs `body`, which runs one statement (the call of a stored function), as a
@@ -85,7 +89,9 @@ public final class PostgresUserDataStore: UserDataStore {
     /// after it. READ COMMITTED, as `groupWrite`: the statement locks the rows it
     /// depends on. A statement that loses a deadlock is not run again: `unavailable`.
     public func writeStatement<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
-        try withConnection { connection in
+        let startedAt = DispatchTime.now().uptimeNanoseconds
+        defer { commitMetrics.observe(writes: 1, nanoseconds: DispatchTime.now().uptimeNanoseconds &- startedAt) }
+        return try withConnection { connection in
             _ = connection.takeAnnouncedUsers()
             let result = try body(connection)
             announcer.announce(connection.takeAnnouncedUsers())

@@ -33,6 +33,7 @@ public final class SQLiteUserDataStore: UserDataStore {
     public let changeFeed = ChangeFeed()
     /// Never published: the catalog looks at `catalog_corrections` itself (`CorrectionsFeed`).
     public let correctionsFeed = CorrectionsFeed()
+    public let commitMetrics = CommitMetrics()
     /// Where groups are committed, one after another.
     private let committer = DispatchQueue(label: "past-nyc.group-commit")
 
@@ -141,9 +142,11 @@ public final class SQLiteUserDataStore: UserDataStore {
             }
             guard !group.isEmpty else { return }
             let announcements = ChangeAnnouncements()
+            let startedAt = DispatchTime.now().uptimeNanoseconds
             let committed = writer.withLock { connection in
                 Self.commit(group, on: SQLiteUserDataConnection(connection: connection, announcements: announcements))
             }
+            commitMetrics.observe(writes: group.count, nanoseconds: DispatchTime.now().uptimeNanoseconds &- startedAt)
             if committed { changeFeed.publish(.some(announcements.userIDs)) }
         }
     }

@@ -14,7 +14,7 @@ import TestSupport
     static func paths(_ router: Router) throws -> (
         fast: @Sendable (HTTPRequest) throws -> HTTPResponse?, slow: @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
-        guard case .found(let handler, _, _) = router.match(.get, path: "/search"),
+        guard case .found(let handler, _, _, _) = router.match(.get, path: "/search"),
             case .immediateUnlessBlocking(let fast, let slow) = handler
         else { throw HTTPError(.notFound, detail: "/search is not immediateUnlessBlocking") }
         return (fast, slow)
