@@ -267,11 +267,9 @@ UNION_SQUARE = {"latitude": 40.7359, "longitude": -73.9911}
 SEVENTEENTH_STREET = {"latitude": 40.7371, "longitude": -73.9903}
 
 
-def recipes():
-    """The recipes, in the order they run: (where, recipe, prefix). `where` names the
-    example (`METHOD path status [name]`, or `responses/Name` of components);
-    `recipe(check)` makes the request and returns the answer (status, body, headers);
-    `prefix`: the example shows the first items of the answer's arrays only."""
+def recipe_list():
+    """An empty list of recipes and the decorator that appends one to it:
+    `@recipe(where, prefix=False)`."""
     steps = []
 
     def recipe(where, prefix=False):
@@ -279,6 +277,16 @@ def recipes():
             steps.append((where, function, prefix))
             return function
         return add
+
+    return steps, recipe
+
+
+def recipes():
+    """The recipes, in the order they run: (where, recipe, prefix). `where` names the
+    example (`METHOD path status [name]`, or `responses/Name` of components);
+    `recipe(check)` makes the request and returns the answer (status, body, headers);
+    `prefix`: the example shows the first items of the answer's arrays only."""
+    steps, recipe = recipe_list()
 
     # The catalog: what the examples' queries answer.
     @recipe("GET /healthz 200")
@@ -722,13 +730,7 @@ def recipes():
 def bulk_recipes():
     """Recipes that must exceed a user's write rate to reach a quota: run on a server
     that lifts that rate (--user-write-rate 0) and nothing else."""
-    steps = []
-
-    def recipe(where):
-        def add(function):
-            steps.append((where, function, False))
-            return function
-        return add
+    steps, recipe = recipe_list()
 
     @recipe("responses/WalkLimitReached")
     def _(check):
@@ -771,13 +773,7 @@ def bulk_recipes():
 def hashing_recipes():
     """Recipes of the password hasher's limits: on a server with the real (OWASP) cost,
     so that hashes last long enough to be refused beside each other."""
-    steps = []
-
-    def recipe(where):
-        def add(function):
-            steps.append((where, function, False))
-            return function
-        return add
+    steps, recipe = recipe_list()
 
     def at_once(count, make):
         """`make(index)` on `count` threads at once: the answers."""
@@ -820,13 +816,7 @@ def hashing_recipes():
 
 def outage_recipes(postgres_dir):
     """Recipes of a store that cannot be reached: PostgreSQL stopped under the server."""
-    steps = []
-
-    def recipe(where):
-        def add(function):
-            steps.append((where, function, False))
-            return function
-        return add
+    steps, recipe = recipe_list()
 
     def down(check, method, path, user=None):
         subprocess.run([str(ROOT / "scripts/postgres.sh"), "down", postgres_dir], check=True, stdout=subprocess.DEVNULL)
