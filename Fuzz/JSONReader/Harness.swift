@@ -35,7 +35,7 @@ public func fuzzJSONReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = try fields.number("latitude", in: -90...90)
     }
     expectClientError {
-        for point in try JSONBody(request).objects("points", count: 1...500) {
+        for point in try JSONBody(request, shape: "{\"points\": [{\"latitude\", \"longitude\"}]}").objects("points", count: 1...500) {
             _ = try point.number("latitude", in: -90...90)
         }
     }
