@@ -7,7 +7,7 @@ extension AccountRoutes {
     func updateProfile(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
         let user = try authenticate(request)
         let patch = try ProfilePatchBody.parse(request)
-        try accounts.updateProfile(user, patch: patch) { [refusals] outcome in
+        try accounts.profiles.update(user, patch: patch) { [refusals] outcome in
             if case .failure(let error as AccountsError) = outcome, let rule = error.refusalRule {
                 refusals.record(rule, client: request.remoteAddress)
             }

@@ -82,12 +82,12 @@ public struct AccountRoutes: Sendable {
     }
 
     private func me(_ request: HTTPRequest) throws -> HTTPResponse {
-        let user = try accounts.user(try authenticate(request))
+        let user = try accounts.profiles.user(try authenticate(request))
         return .json(AccountJSON.user(user))
     }
 
     private func logout(_ request: HTTPRequest) throws -> HTTPResponse {
-        try accounts.logout(try authenticate(request))
+        try accounts.sessions.logout(try authenticate(request))
         return .empty(.noContent)
     }
 
@@ -125,30 +125,30 @@ public struct AccountRoutes: Sendable {
             for other: StaticString in ["limit", "cursor"] where parameters.string(other) != nil {
                 throw QueryParameters.invalid(other, "cannot be combined with 'ids'")
             }
-            let favorites = try accounts.favorites(user, photoIDs: try FavoriteIDs.parse(ids))
+            let favorites = try accounts.favorites.among(user, photoIDs: try FavoriteIDs.parse(ids))
             return .json(FavoriteJSON.page(FavoritesPage(favorites: favorites, nextCursor: nil), photos: photos.pinned()))
         }
         let limit = try parameters.integer("limit", default: Self.defaultFavoritesLimit, in: Self.favoritesLimit)
-        let page = try accounts.favorites(user, limit: limit, cursor: parameters.string("cursor"))
+        let page = try accounts.favorites.page(user, limit: limit, cursor: parameters.string("cursor"))
         return .json(FavoriteJSON.page(page, photos: photos.pinned()))
     }
 
     private func showFavorite(_ request: HTTPRequest) throws -> HTTPResponse {
         let user = try authenticate(request)
-        let favorite = try accounts.favorite(user, photoID: request.pathParameters["photoID"] ?? "")
+        let favorite = try accounts.favorites.favorite(user, photoID: request.pathParameters["photoID"] ?? "")
         return .json(FavoriteJSON.favorite(favorite, photos: photos))
     }
 
-    /// Checks the token in the save's own transaction (`Accounts.saveFavorite(token:…)`).
+    /// Checks the token in the save's own transaction (`Favorites.save(token:…)`).
     private func saveFavorite(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
-        let token = try Accounts.bearerToken(request)
+        let token = try Sessions.bearerToken(request)
         let photoID = request.pathParameters["photoID"] ?? ""
         guard photos.placedPhotoJSON(photoID: photoID) != nil else {
             // A token that does not work is a 401 first, as on every protected endpoint.
-            _ = try accounts.authenticate(token: token)
+            _ = try accounts.sessions.authenticate(token: token)
             throw HTTPError.unknownPhoto(photoID)
         }
-        accounts.saveFavorite(token: token, photoID: photoID) { [photos, refusals] outcome in
+        accounts.favorites.save(token: token, photoID: photoID) { [photos, refusals] outcome in
             if case .failure(AccountsError.favoriteLimitReached) = outcome {
                 refusals.record(.favorites, client: request.remoteAddress)
             }
@@ -161,7 +161,7 @@ public struct AccountRoutes: Sendable {
 
     private func removeFavorite(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
         let user = try authenticate(request)
-        accounts.removeFavorite(user, photoID: request.pathParameters["photoID"] ?? "") { outcome in
+        accounts.favorites.remove(user, photoID: request.pathParameters["photoID"] ?? "") { outcome in
             responder.respond {
                 try outcome.get()
                 return .empty(.noContent)
@@ -171,9 +171,9 @@ public struct AccountRoutes: Sendable {
 
     // MARK: Plumbing
 
-    /// The user of the request's bearer token (see `Accounts.authenticate(_:)`).
+    /// The user of the request's bearer token (see `Sessions.authenticate(token:)`).
     func authenticate(_ request: HTTPRequest) throws -> AuthenticatedUser {
-        try accounts.authenticate(request)
+        try accounts.sessions.authenticate(request)
     }
 
     /// Runs `body` off the event loop; the refusals of a fair-use rule are recorded in

@@ -6,7 +6,7 @@ enum FavoriteIDs {
     /// The distinct IDs.
     /// - Throws: a 400 naming `ids` for an empty item, or more than `capacity` distinct
     ///   IDs (`GET /images/pack` takes more than `GET /favorites`).
-    static func parse(_ text: String, capacity: Int = Accounts.favoriteLookupCapacity) throws -> Set<PhotoIDKey> {
+    static func parse(_ text: String, capacity: Int = Favorites.lookupCapacity) throws -> Set<PhotoIDKey> {
         // By bytes: a "," followed by a combining mark is still a separator (as a
         // Character it would not be one).
         var text = text

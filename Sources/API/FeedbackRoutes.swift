@@ -45,7 +45,7 @@ public struct FeedbackRoutes: Sendable {
     /// `201` for a new feedback (with `Location`), `200` for the sender's open one of
     /// the same photo and kind with its fields replaced.
     private func send(_ request: HTTPRequest) throws -> HTTPResponse {
-        let user = try accounts.authenticate(request)
+        let user = try accounts.sessions.authenticate(request)
         let photoID = request.pathParameters["photoID"] ?? ""
         guard desk.shippedPlace(ofPhoto: photoID) != nil else { throw FeedbackError.photoNotFound(photoID: photoID) }
         let change = try Self.change(JSONBody(request, shape: Self.feedbackShape))
@@ -81,12 +81,12 @@ public struct FeedbackRoutes: Sendable {
     }
 
     private func show(_ request: HTTPRequest) throws -> HTTPResponse {
-        let user = try accounts.authenticate(request)
+        let user = try accounts.sessions.authenticate(request)
         return .json(FeedbackJSON.feedback(try desk.feedback(user, feedbackID: request.pathParameters["feedbackID"] ?? "")))
     }
 
     private func mine(_ request: HTTPRequest) throws -> HTTPResponse {
-        let user = try accounts.authenticate(request)
+        let user = try accounts.sessions.authenticate(request)
         let parameters = try QueryParameters(request, known: Self.mineParameters)
         let limit = try parameters.integer("limit", default: Self.defaultPageLimit, in: Self.pageLimit)
         return .json(FeedbackJSON.page(try desk.mine(user, limit: limit, cursor: parameters.string("cursor"))))
@@ -95,7 +95,7 @@ public struct FeedbackRoutes: Sendable {
     /// A parameter given twice is refused before the role is read, as on every endpoint;
     /// the values only after it.
     private func queue(_ request: HTTPRequest) throws -> HTTPResponse {
-        let user = try accounts.authenticate(request)
+        let user = try accounts.sessions.authenticate(request)
         let parameters = try QueryParameters(request, known: Self.queueParameters)
         let moderator = try desk.moderator(user)
         let status = try Self.named("status", parameters, as: FeedbackStatus.self) ?? .open
@@ -106,7 +106,7 @@ public struct FeedbackRoutes: Sendable {
     }
 
     private func decide(_ request: HTTPRequest) throws -> HTTPResponse {
-        let moderator = try desk.moderator(try accounts.authenticate(request))
+        let moderator = try desk.moderator(try accounts.sessions.authenticate(request))
         let body = try JSONBody(request, shape: Self.decisionShape)
         try body.rejectUnknownFields(known: ["accept"])
         let accept = try body.bool("accept")

@@ -5,7 +5,7 @@ import HTTPServer
 /// read into a `ProfilePatch`. Shapes are checked here (415 for another media
 /// type, 400 naming the member for a non-object body, an unknown member, a wrong
 /// type, `home` without exactly `latitude` and `longitude`); the values' rules
-/// (name length, coordinate ranges, the address) are `Accounts.updateProfile`'s.
+/// (name length, coordinate ranges, the address) are `Profiles.update`'s.
 enum ProfilePatchBody {
     /// RFC 7396 §4 registers `application/merge-patch+json`; plain JSON is accepted too.
     static let mediaTypes = ["application/merge-patch+json", "application/json"]

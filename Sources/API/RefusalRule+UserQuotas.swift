@@ -5,7 +5,7 @@ import HTTPServer
 extension RefusalRule {
     /// A new walk past `WalkRules.maximumWalks`.
     static let walks = RefusalRule("walks")
-    /// A new favorite past `Accounts.maximumFavorites`.
+    /// A new favorite past `Favorites.maximum`.
     static let favorites = RefusalRule("favorites")
     /// A write past the user's `--user-write-rate`.
     static let userWrites = RefusalRule("user-writes")

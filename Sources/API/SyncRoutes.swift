@@ -37,7 +37,7 @@ struct SyncRoutes: Sendable {
         self.refusals = refusals
         self.maximumHeldPerUser = maximumHeldPerUser
         waitRoom = SyncWaitRoom(feed: accounts.database.changeFeed, maximumPerUser: maximumHeldPerUser, logger: logger) {
-            try accounts.stillAuthenticated($0)
+            try accounts.sessions.stillAuthenticated($0)
         }
     }
 
@@ -46,13 +46,13 @@ struct SyncRoutes: Sendable {
     }
 
     private func sync(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
-        let user = try accounts.authenticate(request)
+        let user = try accounts.sessions.authenticate(request)
         let parameters = try QueryParameters(request, known: Self.parameters)
         let since = parameters.string("since")
         let limit = try parameters.integer("limit", default: Self.defaultLimit, in: Self.limits)
         let wait = try parameters.integer("wait", default: 0, in: Self.waitSeconds)
         guard let since, wait > 0 else {
-            let page = try accounts.changes(user, since: since, limit: limit)
+            let page = try accounts.changeLog.changes(user, since: since, limit: limit)
             responder.respond { .json(try body(page, of: user)) }
             return
         }
@@ -79,13 +79,13 @@ struct SyncRoutes: Sendable {
             switch wake {
             case .changed: answerOrHold(held, counted: false, responder)
             case .deadline: answer(held, responder)
-            // As a request with this token is answered now (`Accounts.authenticate`).
+            // As a request with this token is answered now (`Sessions.authenticate(token:)`).
             case .tokenStopped: responder.respond { throw AccountsError.invalidToken }
             }
         }
         do {
             if !counted { try requireWorkingToken(held) }
-            let page = try accounts.changes(held.user, since: held.since, limit: held.limit)
+            let page = try accounts.changeLog.changes(held.user, since: held.since, limit: held.limit)
             switch hold {
             case .held(let ticket):
                 guard !page.changes.isEmpty else { return waitRoom.settle(held.user.userID, ticket: ticket) }
@@ -108,7 +108,7 @@ struct SyncRoutes: Sendable {
     /// then found `since` aged past the kept history with it. When the check itself
     /// fails, the read's own error stands.
     private func stoppedTokenFirst(_ error: any Error, _ held: Held) -> any Error {
-        guard let working = try? accounts.stillAuthenticated([held.user]), !working.contains(held.user) else {
+        guard let working = try? accounts.sessions.stillAuthenticated([held.user]), !working.contains(held.user) else {
             return error
         }
         return AccountsError.invalidToken
@@ -126,7 +126,7 @@ struct SyncRoutes: Sendable {
     private func answer(_ held: Held, _ responder: HTTPResponder) {
         responder.respond {
             try requireWorkingToken(held)
-            return .json(try body(try accounts.changes(held.user, since: held.since, limit: held.limit), of: held.user))
+            return .json(try body(try accounts.changeLog.changes(held.user, since: held.since, limit: held.limit), of: held.user))
         }
     }
 
@@ -134,7 +134,7 @@ struct SyncRoutes: Sendable {
     /// `401` when the token stopped working meanwhile, even before the room's next check
     /// finds it (its `since` may have aged past the kept history with it).
     private func requireWorkingToken(_ held: Held) throws {
-        guard try accounts.stillAuthenticated([held.user]).contains(held.user) else {
+        guard try accounts.sessions.stillAuthenticated([held.user]).contains(held.user) else {
             throw AccountsError.invalidToken
         }
     }
@@ -154,11 +154,11 @@ struct SyncRoutes: Sendable {
             switch change.kind {
             case .favorite:
                 writer.field("photoID", change.photoID)
-                let favorite = change.deleted ? nil : try accounts.favoriteIfSaved(user, photoID: change.photoID)
+                let favorite = change.deleted ? nil : try accounts.favorites.favoriteIfSaved(user, photoID: change.photoID)
                 Self.writeState("favorite", favorite.map { FavoriteJSON.favorite($0, photos: photos) }, to: &writer)
             case .recent:
                 writer.field("photoID", change.photoID)
-                let recent = change.deleted ? nil : try accounts.recent(user, photoID: change.photoID)
+                let recent = change.deleted ? nil : try accounts.recents.view(user, photoID: change.photoID)
                 let encoded = recent.flatMap { recent in
                     photos.placedPhotoJSON(photoID: change.photoID).map { RecentJSON.recent(recent, placed: $0) }
                 }
@@ -173,7 +173,7 @@ struct SyncRoutes: Sendable {
                 let entry = change.deleted ? nil : try walks.entry(user, walkID: change.walkID, photoID: change.photoID)
                 Self.writeState("entry", entry.map(walkJSON.entry), to: &writer)
             case .profile:
-                Self.writeState("user", AccountJSON.user(try accounts.user(user)), to: &writer)
+                Self.writeState("user", AccountJSON.user(try accounts.profiles.user(user)), to: &writer)
             }
             writer.endObject()
         }

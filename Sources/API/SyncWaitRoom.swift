@@ -79,7 +79,7 @@ final class SyncWaitRoom: Sendable {
     ///   - maximumPerUser: requests one user holds at most; 0 lifts the limit.
     ///   - revalidationInterval: between two ticks while something is held; nil schedules
     ///     none, for tests that drive `revalidate()` themselves.
-    ///   - stillWorking: which of the given tokens still work (`Accounts.stillAuthenticated`).
+    ///   - stillWorking: which of the given tokens still work (`Sessions.stillAuthenticated`).
     ///   - logger: where a check the store could not answer is reported.
     init(
         feed: ChangeFeed, maximumPerUser: Int, revalidationInterval: DispatchTimeInterval? = defaultRevalidationInterval,

@@ -80,7 +80,7 @@ struct TourRoutes: Sendable {
     /// lists the caller's favorite photos there, newest saved first. The favorites are
     /// read here, on the HTTP worker; the walk is planned on the compute pool.
     func favoritesTour(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
-        let user = try accounts.authenticate(request)
+        let user = try accounts.sessions.authenticate(request)
         let generation = generations.current
         let (catalog, json) = (generation.catalog, generation.catalogRoutes.json)
         let parameters = try QueryParameters(request, known: Self.favoritesTourParameters)
@@ -91,7 +91,7 @@ struct TourRoutes: Sendable {
         var photosByLocation: [Int: [Int]] = [:]
         var cursor: String?
         repeat {
-            let page = try accounts.favorites(user, limit: Self.favoritesPage, cursor: cursor)
+            let page = try accounts.favorites.page(user, limit: Self.favoritesPage, cursor: cursor)
             for favorite in page.favorites {
                 guard let photo = catalog.photoIndex(photoID: favorite.photoID) else { continue }
                 photosByLocation[catalog.photos[photo].locationIndex, default: []].append(photo)

@@ -65,7 +65,7 @@ public final class UserWriteLimiter: Sendable {
     ///   `AccountsError.invalidToken` for a token that does not work (and was never seen
     ///   working), as the write's handler would answer.
     public func admit(_ request: HTTPRequest) throws {
-        let token = try Accounts.bearerToken(request)
+        let token = try Sessions.bearerToken(request)
         guard let userID = try user(ofToken: token) else { throw AccountsError.invalidToken }
         let time = now()
         let retryAfter = buckets[Int(UInt64(bitPattern: userID) % UInt64(Self.stripeCount))].state.withLock { stripe in
@@ -92,7 +92,7 @@ public final class UserWriteLimiter: Sendable {
         let key = digest.withUnsafeBytes { $0.loadUnaligned(as: SIMD4<UInt64>.self) }
         let stripe = tokenUsers[Int(key[0] % UInt64(Self.stripeCount))]
         if let userID = stripe.state.withLock({ $0[key] }) { return userID }
-        let userID = try accounts.authenticate(token: token).userID
+        let userID = try accounts.sessions.authenticate(token: token).userID
         stripe.state.withLock { users in
             if users.count >= Self.rememberedTokens / Self.stripeCount, let any = users.keys.first {
                 users.removeValue(forKey: any)

@@ -49,7 +49,7 @@ public struct WalkRoutes: Sendable {
     }
 
     private func startWalk(_ request: HTTPRequest) throws -> HTTPResponse {
-        let user = try accounts.authenticate(request)
+        let user = try accounts.sessions.authenticate(request)
         try JSONBody.requireEmpty(request)
         let walk: Walk
         do {
@@ -64,7 +64,7 @@ public struct WalkRoutes: Sendable {
     }
 
     private func listWalks(_ request: HTTPRequest) throws -> HTTPResponse {
-        let user = try accounts.authenticate(request)
+        let user = try accounts.sessions.authenticate(request)
         let parameters = try QueryParameters(request, known: Self.pageParameters)
         let limit = try parameters.integer("limit", default: Self.defaultWalksLimit, in: Self.walksLimit)
         let page = try walks.walks(user, limit: limit, cursor: parameters.string("cursor"))
@@ -72,7 +72,7 @@ public struct WalkRoutes: Sendable {
     }
 
     private func showWalk(_ request: HTTPRequest) throws -> HTTPResponse {
-        let user = try accounts.authenticate(request)
+        let user = try accounts.sessions.authenticate(request)
         let parameters = try QueryParameters(request, known: Self.pageParameters)
         let limit = try parameters.integer("limit", default: Self.defaultEntriesLimit, in: Self.entriesLimit)
         let page = try walks.walk(
@@ -81,19 +81,19 @@ public struct WalkRoutes: Sendable {
     }
 
     private func showRoute(_ request: HTTPRequest) throws -> HTTPResponse {
-        let user = try accounts.authenticate(request)
+        let user = try accounts.sessions.authenticate(request)
         let walkID = request.pathParameters["walkID"] ?? ""
         return .json(json.route(walkID: walkID, points: try walks.route(user, walkID: walkID)))
     }
 
     private func deleteWalk(_ request: HTTPRequest) throws -> HTTPResponse {
-        let user = try accounts.authenticate(request)
+        let user = try accounts.sessions.authenticate(request)
         try walks.delete(user, walkID: request.pathParameters["walkID"] ?? "")
         return .empty(.noContent)
     }
 
     private func addPoint(_ request: HTTPRequest) throws -> HTTPResponse {
-        let user = try accounts.authenticate(request)
+        let user = try accounts.sessions.authenticate(request)
         let body = try JSONBody(request, shape: Self.pointShape)
         try body.rejectUnknownFields(known: ["latitude", "longitude"])
         let outcome = try walks.addPoint(user, walkID: request.pathParameters["walkID"] ?? "", point: try Self.point(body))
@@ -102,7 +102,7 @@ public struct WalkRoutes: Sendable {
     }
 
     private func addPoints(_ request: HTTPRequest) throws -> HTTPResponse {
-        let user = try accounts.authenticate(request)
+        let user = try accounts.sessions.authenticate(request)
         let body = try JSONBody(request, shape: Self.batchShape)
         try body.rejectUnknownFields(known: ["points"])
         let points = try body.objects("points", count: WalkRules.batchPoints).enumerated().map { index, item in
@@ -125,7 +125,7 @@ public struct WalkRoutes: Sendable {
     }
 
     private func removePhoto(_ request: HTTPRequest) throws -> HTTPResponse {
-        let user = try accounts.authenticate(request)
+        let user = try accounts.sessions.authenticate(request)
         try walks.removePhoto(
             user, walkID: request.pathParameters["walkID"] ?? "", photoID: request.pathParameters["photoID"] ?? "")
         return .empty(.noContent)

@@ -1,3 +1,5 @@
+import UserData
+
 /// What can go wrong in account and favorite operations, with the context the
 /// API needs to answer (which field, how long to wait). Never carries a password
 /// or a token.
@@ -24,7 +26,7 @@ public enum AccountsError: Error, Sendable, Equatable {
     case wrongPassword(field: String)
     /// The photo is not among the user's favorites.
     case favoriteNotFound
-    /// A new favorite past the most one user keeps (`Accounts.maximumFavorites`).
+    /// A new favorite past the most one user keeps (`Favorites.maximum`).
     case favoriteLimitReached(maximum: Int)
     /// A `cursor` that this server did not issue.
     case invalidCursor
@@ -44,4 +46,17 @@ public enum AccountsError: Error, Sendable, Equatable {
     case noEmailToVerify
     /// The user's email address is verified already.
     case emailAlreadyVerified
+}
+
+extension AccountsError {
+    /// `invalidToken` for a write that broke a constraint after its user was
+    /// authenticated: the user's foreign key (the only constraint such a write can
+    /// break), so the user was deleted meanwhile and the token no longer works. Any
+    /// other error as it is.
+    static func invalidTokenIfUserGone(_ error: any Error) -> any Error {
+        if let violation = error as? UserDataError, violation.isConstraintViolation {
+            return AccountsError.invalidToken
+        }
+        return error
+    }
 }

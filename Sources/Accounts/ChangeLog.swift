@@ -1,4 +1,5 @@
 import Basics
+import Crypto
 import UserData
 
 /// The change log of `GET /sync` (`sync_changes`): one row per item of a user's data
@@ -17,9 +18,43 @@ import UserData
 /// (`Accounts.lockUser`), so a user's sequences are taken, and committed, in one order:
 /// a reader never sees a sequence while a lower one of the same user is uncommitted.
 /// On SQLite the single writer does the same.
-public enum ChangeLog {
+///
+/// Each write records its rows through the static `record`; an instance answers
+/// `GET /sync` (`changes(_:since:limit:)`).
+public struct ChangeLog: Sendable {
     /// How long tombstones are kept, in seconds: a day more than a token lives.
     static let tombstoneSeconds: Int64 = 31 * 24 * 60 * 60
+
+    let store: any UserDataStore
+    /// Authenticates the sync tokens (`SyncToken`), shared by every instance of the store.
+    let syncKey: SymmetricKey
+    /// The current time in Unix milliseconds.
+    let clock: @Sendable () -> Int64
+
+    /// The user's changes after the answer that gave `since` (without it, the whole
+    /// current state), at most `limit`, with the token to continue from.
+    /// - Throws: `invalidSyncToken` for a `since` this server did not issue to this
+    ///   user; `expiredSyncToken` for one older than the retained history.
+    public func changes(_ authenticated: AuthenticatedUser, since: String?, limit: Int) throws -> ChangesPage {
+        precondition(limit > 0, "limit must be positive")
+        let now = clock() / 1000
+        let after = try since.map {
+            try SyncToken(decoding: $0, userID: authenticated.userID, key: syncKey, now: now).sequence
+        } ?? 0
+        let (rows, last) = try store.read { connection in
+            try connection.snapshot {
+                let rows = try Self.changes(
+                    userID: authenticated.userID, after: after, limit: limit + 1, live: since == nil, in: connection)
+                return (rows, try Self.lastSequence(userID: authenticated.userID, in: connection))
+            }
+        }
+        let more = rows.count > limit
+        let page = rows.prefix(limit)
+        // Not `more`: past every row, the tombstones a whole-state answer leaves out included.
+        let through = more ? page.last!.sequence : max(last, after)
+        let next = SyncToken(userID: authenticated.userID, sequence: through, issuedAt: now).encoded(key: syncKey)
+        return ChangesPage(changes: page.map(\.change), next: next, more: more)
+    }
 
     /// Records that an item changed (or, `deleted`, is gone) in the caller's write
     /// transaction, and announces the user's change (`UserDataConnection.announceChange`).
@@ -46,7 +81,7 @@ public enum ChangeLog {
 
     /// The user's log after `sequence`, oldest change first, at most `limit` rows;
     /// `live` leaves tombstones out (the whole state, without `since`).
-    static func changes(
+    private static func changes(
         userID: Int64, after sequence: Int64, limit: Int, live: Bool, in connection: any UserDataConnection
     ) throws -> [(sequence: Int64, change: LoggedChange)] {
         try connection.query(
@@ -66,7 +101,7 @@ public enum ChangeLog {
     }
 
     /// The user's last sequence (0 when the log is empty).
-    static func lastSequence(userID: Int64, in connection: any UserDataConnection) throws -> Int64 {
+    private static func lastSequence(userID: Int64, in connection: any UserDataConnection) throws -> Int64 {
         try connection.queryFirst(
             "SELECT coalesce(max(sequence), 0) FROM sync_changes WHERE user_id = ?", [.integer(userID)]
         ) { $0.int64(0) } ?? 0

@@ -125,7 +125,7 @@ public struct EmailVerification: Sendable {
                 try connection.execute(
                     "UPDATE email_codes SET code_digest = NULL WHERE user_id = ?", [.integer(authenticated.userID)])
                 try ChangeLog.record(.profile, userID: authenticated.userID, at: now / 1000, in: connection)
-                guard let user = try Accounts.user(authenticated.userID, in: connection) else { throw AccountsError.invalidToken }
+                guard let user = try User.stored(authenticated.userID, in: connection) else { throw AccountsError.invalidToken }
                 return .verified(user)
             }
         } catch let error as UserDataError where error.isConstraintViolation {

@@ -99,7 +99,7 @@ public struct PasswordReset: Sendable {
             // Used once: of two confirmations racing, the second deletes nothing.
             try connection.execute(
                 "DELETE FROM password_resets WHERE token_hash = ? AND expires_at > ?", [.blob(digest), .integer(now)])
-            guard connection.changes == 1, let user = try Accounts.user(userID, in: connection) else { throw unusable }
+            guard connection.changes == 1, let user = try User.stored(userID, in: connection) else { throw unusable }
             try connection.execute(
                 "UPDATE users SET password_hash = ? WHERE id = ?", [.text(hash.encoded), .integer(userID)])
             try connection.execute("DELETE FROM tokens WHERE user_id = ?", [.integer(userID)])

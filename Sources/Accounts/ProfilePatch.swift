@@ -1,5 +1,5 @@
 /// A change to a user's profile (`PATCH /users/me`), one `PatchedField` per
-/// profile field; `Accounts.updateProfile` validates it whole before writing any of it.
+/// profile field; `Profiles.update` validates it whole before writing any of it.
 public struct ProfilePatch: Sendable, Equatable {
     public var displayName: PatchedField<String>
     public var home: PatchedField<HomePlace>

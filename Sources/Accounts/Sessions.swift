@@ -38,6 +38,65 @@ public struct Sessions: Sendable {
         return Base64.url.encode(named.withUnsafeBytes { Array($0.prefix(16)) })
     }
 
+    /// The user a bearer token belongs to, if it is well formed, known and unexpired.
+    public func authenticate(token: String) throws -> AuthenticatedUser {
+        guard let digest = AccessToken.digest(token) else { throw AccountsError.invalidToken }
+        let now = clock()
+        let userID = try store.read { connection in
+            try connection.queryFirst(
+                "SELECT user_id FROM tokens WHERE token_hash = ? AND expires_at > ?", [.blob(digest), .integer(now / 1000)]
+            ) { $0.int64(0) }
+        }
+        guard let userID else { throw AccountsError.invalidToken }
+        tokenUses.recordUse(digest: digest, now: now)
+        return AuthenticatedUser(userID: userID, tokenHash: digest)
+    }
+
+    /// Which of `authenticated` still work: their tokens known and unexpired, whatever
+    /// ended the others (logout, password change, account deletion, a revoked session,
+    /// expiry), on whichever instance of a shared store. One query whatever their
+    /// number where the store binds a list as one value (PostgreSQL: `= ANY(?)` with every
+    /// digest in one `bytea[]`); else (SQLite, which has no round trips and no arrays) one
+    /// statement (one text, prepared once) per `tokenCheckCapacity` tokens.
+    public func stillAuthenticated(_ authenticated: Set<AuthenticatedUser>) throws -> Set<AuthenticatedUser> {
+        guard !authenticated.isEmpty else { return [] }
+        let now = UserDataValue.integer(clock() / 1000)
+        let digests = authenticated.map(\.tokenHash)
+        let working: Set<[UInt8]> = try store.read { [bindsLists = store.bindsLists] connection in
+            if bindsLists {
+                return Set(try connection.query(
+                    "SELECT token_hash FROM tokens WHERE token_hash = ANY(?) AND expires_at > ?", [.blobs(digests), now]
+                ) { $0.blob(0) })
+            }
+            var working: Set<[UInt8]> = []
+            for start in stride(from: 0, to: digests.count, by: Self.tokenCheckCapacity) {
+                let chunk = digests[start..<min(start + Self.tokenCheckCapacity, digests.count)]
+                // The unused placeholders NULL, which no token_hash equals.
+                let values = [now] + chunk.map { UserDataValue.blob($0) }
+                    + Array(repeating: UserDataValue.null, count: Self.tokenCheckCapacity - chunk.count)
+                working.formUnion(try connection.query(Self.workingTokensSQL, values) { $0.blob(0) })
+            }
+            return working
+        }
+        return authenticated.filter { working.contains($0.tokenHash) }
+    }
+
+    /// The most tokens one statement of `stillAuthenticated` checks where a list is bound
+    /// one placeholder per item.
+    static let tokenCheckCapacity = 100
+
+    private static let workingTokensSQL = """
+        SELECT token_hash FROM tokens
+        WHERE expires_at > ?1 AND token_hash IN (\((2...tokenCheckCapacity + 1).map { "?\($0)" }.joined(separator: ", ")))
+        """
+
+    /// Revokes the token the request presented.
+    public func logout(_ authenticated: AuthenticatedUser) throws {
+        try store.groupWrite { connection in
+            try connection.execute("DELETE FROM tokens WHERE token_hash = ?", [.blob(authenticated.tokenHash)])
+        }
+    }
+
     /// The user's live sessions, most recently used first (ties: the newest first).
     public func list(_ authenticated: AuthenticatedUser) throws -> [SessionSummary] {
         let now = clock()
@@ -52,8 +111,8 @@ public struct Sessions: Sendable {
             let expiresAt = Self.expiry(createdAt: row.createdAt, lastUsedAt: lastUsed)
             guard expiresAt > now / 1000 else { return nil }
             let summary = SessionSummary(
-                sessionID: Self.sessionID(digest: row.digest), createdAt: Self.date(row.createdAt),
-                lastUsedAt: Self.date(lastUsed), expiresAt: Self.date(expiresAt), userAgent: row.userAgent,
+                sessionID: Self.sessionID(digest: row.digest), createdAt: Date(unixSeconds: row.createdAt),
+                lastUsedAt: Date(unixSeconds: lastUsed), expiresAt: Date(unixSeconds: expiresAt), userAgent: row.userAgent,
                 current: row.digest == authenticated.tokenHash)
             return (summary, lastUsed, row.createdAt)
         }
@@ -110,10 +169,7 @@ public struct Sessions: Sendable {
                 try connection.execute("DELETE FROM tokens WHERE token_hash = ?", [.blob(tokenHash)])
             }
         }
-        return Session(user: user, token: token, expiresAt: date(expiresAt))
+        return Session(user: user, token: token, expiresAt: Date(unixSeconds: expiresAt))
     }
 
-    private static func date(_ seconds: Int64) -> Date {
-        Date(timeIntervalSince1970: TimeInterval(seconds))
-    }
 }

@@ -26,24 +26,62 @@ public final class TestDatabase: Sendable {
     public let url: String
     private let serverURL: String
     private let name: String
+    private let isolation: Isolation
+
+    /// What a test's database is on the shared server.
+    private enum Isolation {
+        /// A schema: tables apart, but `NOTIFY` channels and advisory locks shared with
+        /// every other test's.
+        case schema
+        /// A database: nothing shared.
+        case database
+    }
 
     /// A new database when the tests run against PostgreSQL, else nil.
     public static func make() throws -> TestDatabase? {
         guard let serverURL else { return nil }
-        return try TestDatabase(serverURL: serverURL)
+        return try TestDatabase(serverURL: serverURL, isolation: .schema)
     }
 
-    private init(serverURL: String) throws {
+    /// A whole database of its own, for a test that listens on the user data's `NOTIFY`
+    /// channel and must hear only its own store (a channel is one database's, heard in
+    /// every schema of it): slower to make than `make()`'s schema.
+    public static func makeUnshared() throws -> TestDatabase? {
+        guard let serverURL else { return nil }
+        return try TestDatabase(serverURL: serverURL, isolation: .database)
+    }
+
+    private init(serverURL: String, isolation: Isolation) throws {
         self.serverURL = serverURL
+        self.isolation = isolation
         name = "past_nyc_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         // An identifier cannot be a parameter; the name is ours, letters, digits and `_`.
-        try PostgresConnection(url: serverURL, connectTimeout: .seconds(10)).execute("CREATE SCHEMA \(name)")
-        url = serverURL + (serverURL.contains("?") ? "&" : "?") + "options=-csearch_path%3D" + name
+        let server = try PostgresConnection(url: serverURL, connectTimeout: .seconds(10))
+        switch isolation {
+        case .schema:
+            try server.execute("CREATE SCHEMA \(name)")
+            url = serverURL + (serverURL.contains("?") ? "&" : "?") + "options=-csearch_path%3D" + name
+        case .database:
+            try server.execute("CREATE DATABASE \(name)")
+            guard var components = URLComponents(string: serverURL) else { throw TestDatabaseError.unreadableServerURL }
+            components.path = "/" + name
+            guard let databaseURL = components.string else { throw TestDatabaseError.unreadableServerURL }
+            url = databaseURL
+        }
     }
 
     deinit {
-        // Best effort: the throw-away server goes away with its schemas anyway.
-        _ = try? PostgresConnection(url: serverURL, connectTimeout: .seconds(10))
-            .execute("DROP SCHEMA IF EXISTS \(name) CASCADE")
+        // Best effort: the throw-away server goes away with its schemas and databases anyway.
+        let server = try? PostgresConnection(url: serverURL, connectTimeout: .seconds(10))
+        switch isolation {
+        case .schema: _ = try? server?.execute("DROP SCHEMA IF EXISTS \(name) CASCADE")
+        case .database: _ = try? server?.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        }
     }
+}
+
+/// Why `TestDatabase` could not make a database.
+enum TestDatabaseError: Error {
+    /// `PAST_NYC_TEST_DATABASE_URL` is not a URL whose path can name another database.
+    case unreadableServerURL
 }

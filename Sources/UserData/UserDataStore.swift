@@ -29,6 +29,13 @@ public protocol UserDataStore: Sendable {
     func groupWrite<Value: Sendable>(
         _ body: @escaping @Sendable (any UserDataConnection) throws -> Value,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void)
+    /// Runs a write for the holder of a bearer token in the form that suits this store
+    /// (see `TokenCheckedWrite`), and hands `completion` its outcome.
+    func run<Value: Sendable>(
+        _ write: TokenCheckedWrite<Value>, completion: @escaping @Sendable (Result<Value, any Error>) -> Void)
+    /// Whether a statement may bind a list as one value (`UserDataValue.blobs`, an array
+    /// of PostgreSQL's); where it may not (SQLite), a list is bound one placeholder per item.
+    var bindsLists: Bool { get }
     /// Whether several instances share this store: what must hold across instances
     /// (the failed-login counts) then lives in the store rather than in the process.
     var isShared: Bool { get }

@@ -17,7 +17,7 @@ import Walks
         let walks = try #require(WalkError.walkLimitReached(maximumWalks: WalkRules.maximumWalks).problem)
         #expect(walks.status.code == 409)
         #expect(walks.detail == "a user keeps at most 1,000 walks; delete one first")
-        let favorites = try #require(AccountsError.favoriteLimitReached(maximum: Accounts.defaultMaximumFavorites).problem)
+        let favorites = try #require(AccountsError.favoriteLimitReached(maximum: Favorites.defaultMaximum).problem)
         #expect(favorites.status.code == 409)
         #expect(favorites.detail == "a user keeps at most 10,000 favorites; remove one first")
     }

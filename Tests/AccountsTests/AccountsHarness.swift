@@ -34,7 +34,7 @@ final class AccountsHarness {
         var queuedHashes = 4
         /// The fair-use limits per client address: the application's defaults unless a test lifts one.
         var limits = ApplicationConfiguration().accountLimits
-        var maximumFavorites = Accounts.defaultMaximumFavorites
+        var maximumFavorites = Favorites.defaultMaximum
         var erasureSliceRows = Accounts.defaultErasureSliceRows
         var afterErasureSlice: @Sendable (ErasureSlice) throws -> Void = { _ in }
         /// `--user-write-rate`, on the harness's clock; nil lifts it.
@@ -48,7 +48,7 @@ final class AccountsHarness {
     convenience init(
         cost: ScryptCost = .test, concurrentHashes: Int = 2, queuedHashes: Int = 4,
         limits: AccountLimits = ApplicationConfiguration().accountLimits,
-        maximumFavorites: Int = Accounts.defaultMaximumFavorites
+        maximumFavorites: Int = Favorites.defaultMaximum
     ) throws {
         try self.init(
             Options(

@@ -136,12 +136,12 @@ import UserData
 
     @Test func aBigResetTakesSeveralSlicesAndTheChangeLogTellsEveryItemDeleted() throws {
         let token = try harness.register("hoarder")
-        let user = try harness.accounts.authenticate(token: token)
+        let user = try harness.accounts.sessions.authenticate(token: token)
         let walkIDs = try fill(user)
         let bystanderToken = try harness.register("bystander")
-        let bystander = try harness.accounts.authenticate(token: bystanderToken)
+        let bystander = try harness.accounts.sessions.authenticate(token: bystanderToken)
         #expect(try harness.send(.put, "/favorites/p1", token: bystanderToken).status == 201)
-        let before = try harness.accounts.changes(user, since: nil, limit: 50_000)
+        let before = try harness.accounts.changeLog.changes(user, since: nil, limit: 50_000)
         #expect(!before.more)
 
         #expect(try harness.send(.delete, "/users/me/data", token: token).status == 204)
@@ -157,7 +157,7 @@ import UserData
         #expect(left.filter { $0.key != "sync_changes" && $0.key != "tokens" }.values.allSatisfy { $0 == 0 })
         #expect(left["tokens"] == 1)
 
-        let after = try harness.accounts.changes(user, since: before.next, limit: 50_000)
+        let after = try harness.accounts.changeLog.changes(user, since: before.next, limit: 50_000)
         let changes = after.changes
         #expect(!after.more)
         #expect(Set(changes.filter { $0.kind == .favorite && $0.deleted }.map(\.photoID)) == Set((1...10_000).map { "f\($0)" }))
@@ -165,22 +165,22 @@ import UserData
         #expect(Set(changes.filter { $0.kind == .walk && $0.deleted }.map(\.walkID)) == Set(walkIDs))
         #expect(changes.filter { $0.kind == .profile }.count == 1)
         #expect(changes.count == 10_000 + 100 + 4 + 1)
-        #expect(try harness.accounts.changes(user, since: nil, limit: 10).changes.map(\.kind) == [.profile])
+        #expect(try harness.accounts.changeLog.changes(user, since: nil, limit: 10).changes.map(\.kind) == [.profile])
         // The user keeps the account; the bystander keeps everything.
         #expect(try harness.send(.get, "/users/me", token: token).json["favoriteCount"] as? Int == 0)
-        #expect(try harness.accounts.favorites(bystander, limit: 10, cursor: nil).favorites.map(\.photoID) == ["p1"])
+        #expect(try harness.accounts.favorites.page(bystander, limit: 10, cursor: nil).favorites.map(\.photoID) == ["p1"])
     }
 
     /// The bystander's write, run after the first slice, commits before the erasure
     /// goes on: no slice holds the writer past its own transaction.
     @Test func anotherUsersWriteCommitsBetweenSlices() throws {
         let token = try harness.register("hoarder")
-        try fill(try harness.accounts.authenticate(token: token))
-        let bystander = try harness.accounts.authenticate(token: try harness.register("bystander"))
+        try fill(try harness.accounts.sessions.authenticate(token: token))
+        let bystander = try harness.accounts.sessions.authenticate(token: try harness.register("bystander"))
         let accounts = harness.accounts
         observer.betweenSlices.withLock {
             $0 = { [observer] in
-                let saved = try Result.awaiting { accounts.saveFavorite(bystander, photoID: "p9", completion: $0) }
+                let saved = try Result.awaiting { accounts.favorites.save(bystander, photoID: "p9", completion: $0) }
                 observer.events.withLock { $0.append(saved.created ? "bystander saved" : "bystander not saved") }
             }
         }
@@ -188,12 +188,12 @@ import UserData
         let events = observer.events.withLock { $0 }
         #expect(events.prefix(3) == ["slice", "bystander saved", "slice"])
         #expect(events.filter { $0 == "slice" }.count == 11)
-        #expect(try accounts.favorite(bystander, photoID: "p9").photoID == "p9")
+        #expect(try accounts.favorites.favorite(bystander, photoID: "p9").photoID == "p9")
     }
 
     @Test func anInterruptedDeletionStopsTheAccountAtOnceAndFinishesAtTheNextStart() throws {
         let token = try harness.register("leaver")
-        let user = try harness.accounts.authenticate(token: token)
+        let user = try harness.accounts.sessions.authenticate(token: token)
         try fill(user)
         let otherToken = try harness.login("leaver").token
         let bystanderToken = try harness.register("bystander")
@@ -226,9 +226,9 @@ import UserData
 
     @Test func aResetThatACrashInterruptedIsFinishedBySendingItAgain() throws {
         let token = try harness.register("resetter")
-        let user = try harness.accounts.authenticate(token: token)
+        let user = try harness.accounts.sessions.authenticate(token: token)
         try fill(user)
-        let before = try harness.accounts.changes(user, since: nil, limit: 50_000)
+        let before = try harness.accounts.changeLog.changes(user, since: nil, limit: 50_000)
         observer.betweenSlices.withLock { $0 = { throw SimulatedCrash() } }
 
         #expect(try harness.send(.delete, "/users/me/data", token: token).status == 500)
@@ -239,7 +239,7 @@ import UserData
         #expect(try harness.send(.delete, "/users/me/data", token: token).status == 204)
         let left = try stored(user.userID)
         #expect(left["favorites"] == 0 && left["walk_points"] == 0 && left["walks_count"] == 0)
-        let changes = try harness.accounts.changes(user, since: before.next, limit: 50_000).changes
+        let changes = try harness.accounts.changeLog.changes(user, since: before.next, limit: 50_000).changes
         #expect(changes.filter { $0.kind == .favorite && $0.deleted }.count == 10_000)
         #expect(changes.filter { $0.kind == .walk && $0.deleted }.count == 4)
         #expect(changes.filter { !$0.deleted && $0.kind != .profile }.isEmpty)

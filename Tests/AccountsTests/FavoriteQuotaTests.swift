@@ -15,15 +15,15 @@ import UserData
         let harness = try AccountsHarness()
         let accounts = harness.accounts
         let token = try harness.register("collector")
-        let user = try accounts.authenticate(token: token)
-        #expect(accounts.maximumFavorites == 10_000)
+        let user = try accounts.sessions.authenticate(token: token)
+        #expect(accounts.favorites.maximum == 10_000)
         // Eight writers at once, each answered through its completion, so the saves share commits.
         let saved = DispatchGroup()
         let failures = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { writer in
             for index in stride(from: writer, to: 10_000, by: 8) {
                 saved.enter()
-                accounts.saveFavorite(token: token, photoID: "p\(index)") { outcome in
+                accounts.favorites.save(token: token, photoID: "p\(index)") { outcome in
                     if case .failure(let error) = outcome { failures.withLock { $0.append("p\(index): \(error)") } }
                     saved.leave()
                 }
@@ -31,24 +31,24 @@ import UserData
         }
         saved.wait()
         #expect(failures.withLock { $0 } == [])
-        #expect(try accounts.user(user).favoriteCount == 10_000)
+        #expect(try accounts.profiles.user(user).favoriteCount == 10_000)
 
         #expect(throws: AccountsError.favoriteLimitReached(maximum: 10_000)) {
-            try Result.awaiting { accounts.saveFavorite(token: token, photoID: "p10000", completion: $0) }
+            try Result.awaiting { accounts.favorites.save(token: token, photoID: "p10000", completion: $0) }
         }
         #expect(throws: AccountsError.favoriteLimitReached(maximum: 10_000)) {
-            try Result.awaiting { accounts.saveFavorite(user, photoID: "p10000", completion: $0) }
+            try Result.awaiting { accounts.favorites.save(user, photoID: "p10000", completion: $0) }
         }
-        #expect(try accounts.favoriteIfSaved(user, photoID: "p10000") == nil)
+        #expect(try accounts.favorites.favoriteIfSaved(user, photoID: "p10000") == nil)
         // A photo already saved is answered as ever, through both entry points.
-        let again = try Result.awaiting { accounts.saveFavorite(token: token, photoID: "p42", completion: $0) }
+        let again = try Result.awaiting { accounts.favorites.save(token: token, photoID: "p42", completion: $0) }
         #expect(!again.created)
-        #expect(!(try Result.awaiting { accounts.saveFavorite(user, photoID: "p43", completion: $0) }).created)
+        #expect(!(try Result.awaiting { accounts.favorites.save(user, photoID: "p43", completion: $0) }).created)
 
-        try Result.awaiting { accounts.removeFavorite(user, photoID: "p0", completion: $0) }
-        #expect(try accounts.user(user).favoriteCount == 9_999)
-        #expect(try Result.awaiting { accounts.saveFavorite(token: token, photoID: "p10000", completion: $0) }.created)
-        #expect(try accounts.user(user).favoriteCount == 10_000)
+        try Result.awaiting { accounts.favorites.remove(user, photoID: "p0", completion: $0) }
+        #expect(try accounts.profiles.user(user).favoriteCount == 9_999)
+        #expect(try Result.awaiting { accounts.favorites.save(token: token, photoID: "p10000", completion: $0) }.created)
+        #expect(try accounts.profiles.user(user).favoriteCount == 10_000)
         let counted = try accounts.database.read { connection in
             try connection.queryFirst("SELECT count(*) FROM favorites WHERE user_id = ?", [.integer(user.userID)]) {
                 $0.int(0)

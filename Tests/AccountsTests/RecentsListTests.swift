@@ -13,26 +13,26 @@ import TestSupport
         let harness = try AccountsHarness()
         let accounts = harness.accounts
         let viewerToken = try harness.register("viewer")
-        let viewer = try accounts.authenticate(token: viewerToken)
+        let viewer = try accounts.sessions.authenticate(token: viewerToken)
         let bystanderToken = try harness.register("bystander")
-        let bystander = try accounts.authenticate(token: bystanderToken)
+        let bystander = try accounts.sessions.authenticate(token: bystanderToken)
         var model: [String] = []
         var bystanders: [String] = []
         var generator = SeededGenerator(seed: seed)
         let view = { (user: AuthenticatedUser, token: String, photoID: String, list: inout [String]) in
             let recent = Bool.random(using: &generator)
-                ? try Result.awaiting { accounts.recordView(user, photoID: photoID, completion: $0) }
-                : try Result.awaiting { accounts.recordView(token: token, photoID: photoID, completion: $0) }
+                ? try Result.awaiting { accounts.recents.record(user, photoID: photoID, completion: $0) }
+                : try Result.awaiting { accounts.recents.record(token: token, photoID: photoID, completion: $0) }
             #expect(recent.photoID == photoID)
             list.removeAll { $0 == photoID }
             list.insert(photoID, at: 0)
-            if list.count > Accounts.recentsCapacity { list.removeLast() }
+            if list.count > Recents.capacity { list.removeLast() }
         }
         for step in 0..<500 {
             let photoID = "p\(Int.random(in: 0..<140, using: &generator))"
             switch Int.random(in: 0..<100, using: &generator) {
             case 0:
-                try Result.awaiting { accounts.clearRecents(viewer, completion: $0) }
+                try Result.awaiting { accounts.recents.clear(viewer, completion: $0) }
                 model = []
             case 1:
                 try accounts.eraseUserData(viewer)
@@ -43,11 +43,11 @@ import TestSupport
                 try view(viewer, viewerToken, photoID, &model)
             }
             // Every stored view, not only a page of them: the list never holds more.
-            #expect(try accounts.recents(viewer, limit: 1000).map(\.photoID) == model, "step \(step)")
+            #expect(try accounts.recents.list(viewer, limit: 1000).map(\.photoID) == model, "step \(step)")
         }
-        #expect(try accounts.recents(bystander, limit: 1000).map(\.photoID) == bystanders)
+        #expect(try accounts.recents.list(bystander, limit: 1000).map(\.photoID) == bystanders)
         #expect(throws: AccountsError.invalidToken) {
-            try Result.awaiting { accounts.recordView(token: "not a token", photoID: "p1", completion: $0) }
+            try Result.awaiting { accounts.recents.record(token: "not a token", photoID: "p1", completion: $0) }
         }
     }
 }

@@ -23,7 +23,7 @@ import TestSupport
 
     /// Uses a token at the harness's time and waits until this use is stored.
     static func use(_ harness: AccountsHarness, _ token: String) throws {
-        _ = try harness.accounts.authenticate(token: token)
+        _ = try harness.accounts.sessions.authenticate(token: token)
         harness.accounts.tokenUses.waitForFlushes()
     }
 

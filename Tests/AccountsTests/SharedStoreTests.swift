@@ -121,15 +121,15 @@ struct SharedStoreTests {
         let clock = TestClock()
         let instances = try (0..<3).map { _ in try Self.instance(database, clock: clock) }
         let session = try instances[0].register(username: "roamer", password: Self.password, clientAddress: "192.0.2.1")
-        for instance in instances { _ = try instance.authenticate(token: session.token) }
-        try instances[1].logout(try instances[1].authenticate(token: session.token))
+        for instance in instances { _ = try instance.sessions.authenticate(token: session.token) }
+        try instances[1].sessions.logout(try instances[1].sessions.authenticate(token: session.token))
         for instance in instances {
-            #expect(throws: AccountsError.invalidToken) { try instance.authenticate(token: session.token) }
+            #expect(throws: AccountsError.invalidToken) { try instance.sessions.authenticate(token: session.token) }
         }
     }
 
     private static func save(_ instance: Accounts, token: String, photoID: String) throws -> FavoriteSave {
-        try Result.awaiting { instance.saveFavorite(token: token, photoID: photoID, completion: $0) }
+        try Result.awaiting { instance.favorites.save(token: token, photoID: photoID, completion: $0) }
     }
 
     /// `saveFavorite(token:…)`, one statement on PostgreSQL: the token checked in it,
@@ -140,13 +140,13 @@ struct SharedStoreTests {
         let saver = try Self.instance(database, clock: clock)
         let reader = try Self.instance(database, clock: clock)
         let session = try saver.register(username: "collector", password: Self.password, clientAddress: "192.0.2.1")
-        let user = try reader.authenticate(token: session.token)
+        let user = try reader.sessions.authenticate(token: session.token)
         let first = try Self.save(saver, token: session.token, photoID: "p1")
         #expect(first == FavoriteSave(favorite: Favorite(photoID: "p1", savedAt: clock.now), created: true))
         clock.advance(by: 60)
         let again = try Self.save(saver, token: session.token, photoID: "p1")
         #expect(again == FavoriteSave(favorite: first.favorite, created: false), "saved once, at its first time")
-        #expect(try reader.changes(user, since: nil, limit: 10).changes == [
+        #expect(try reader.changeLog.changes(user, since: nil, limit: 10).changes == [
             LoggedChange(kind: .favorite, walkID: "", photoID: "p1", deleted: false),
             LoggedChange(kind: .profile, walkID: "", photoID: "", deleted: false),
         ])
@@ -155,7 +155,7 @@ struct SharedStoreTests {
         }
         clock.advance(by: TimeInterval(Sessions.idleLifetime))
         #expect(throws: AccountsError.invalidToken) { try Self.save(saver, token: session.token, photoID: "p2") }
-        #expect(try reader.user(user).favoriteCount == 1, "a refused save wrote nothing")
+        #expect(try reader.profiles.user(user).favoriteCount == 1, "a refused save wrote nothing")
     }
 
     @Test func concurrentSavesThroughSeveralInstancesEachLandOnce() throws {
@@ -170,8 +170,8 @@ struct SharedStoreTests {
         }
         let saves = try outcomes.withLock { $0 }.map { try $0.get() }
         #expect(saves.filter(\.created).count == 8, "each photo created once")
-        let user = try instances[1].authenticate(token: session.token)
-        let changes = try instances[2].changes(user, since: nil, limit: 100).changes
+        let user = try instances[1].sessions.authenticate(token: session.token)
+        let changes = try instances[2].changeLog.changes(user, since: nil, limit: 100).changes
         #expect(Set(changes.filter { $0.kind == .favorite }.map(\.photoID)) == Set((0..<8).map { "p\($0)" }))
         #expect(changes.count == 9 && changes.last?.kind == .profile, "each favorite once, the profile last")
     }

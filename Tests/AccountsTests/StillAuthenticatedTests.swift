@@ -14,11 +14,11 @@ import TestSupport
         var tokens: [String] = []
         for user in 0..<3 {
             tokens.append(try harness.register("user\(user)"))
-            for _ in 0..<(Accounts.tokenCheckCapacity / 2) {
+            for _ in 0..<(Sessions.tokenCheckCapacity / 2) {
                 tokens.append(try harness.login("user\(user)").token)
             }
         }
-        #expect(tokens.count > Accounts.tokenCheckCapacity)
+        #expect(tokens.count > Sessions.tokenCheckCapacity)
         let password = #"{"currentPassword":"correct horse battery","newPassword":"another horse battery"}"#
         #expect(try harness.send(.put, "/users/me/password", rawBody: Array(password.utf8), token: tokens[1]).status == 204)
         #expect(try harness.send(.delete, "/users/me", json: ["password": "correct horse battery"], token: tokens.last).status == 204)
@@ -27,14 +27,14 @@ import TestSupport
             #expect([204, 401].contains(try harness.send(.post, "/users/logout", token: token).status))
         }
 
-        let authenticated = try Set(tokens.compactMap { try? harness.accounts.authenticate(token: $0) })
+        let authenticated = Set(tokens.compactMap { try? harness.accounts.sessions.authenticate(token: $0) })
         let all = Set(tokens.compactMap(AccessToken.digest)).map { AuthenticatedUser(userID: 0, tokenHash: $0) }
-        let working = try harness.accounts.stillAuthenticated(Set(all))
+        let working = try harness.accounts.sessions.stillAuthenticated(Set(all))
         #expect(Set(working.map(\.tokenHash)) == Set(authenticated.map(\.tokenHash)))
         #expect(!authenticated.isEmpty && authenticated.count < tokens.count)
 
         harness.clock.advance(by: TimeInterval(Sessions.idleLifetime))
-        #expect(try harness.accounts.stillAuthenticated(authenticated).isEmpty, "expired")
-        #expect(try harness.accounts.stillAuthenticated([]).isEmpty)
+        #expect(try harness.accounts.sessions.stillAuthenticated(authenticated).isEmpty, "expired")
+        #expect(try harness.accounts.sessions.stillAuthenticated([]).isEmpty)
     }
 }

@@ -23,24 +23,24 @@ import UserData
         let order = Array(tokens.indices).shuffled(using: &random)
         for index in order {
             harness.clock.advance(by: 60)
-            _ = try accounts.authenticate(token: tokens[index])
+            _ = try accounts.sessions.authenticate(token: tokens[index])
             accounts.tokenUses.waitForFlushes()
         }
 
         harness.clock.advance(by: 60)
         let newest = try harness.login("collector")
         try #require(newest.status == 200)
-        #expect(throws: AccountsError.invalidToken) { try accounts.authenticate(token: tokens[order[0]]) }
+        #expect(throws: AccountsError.invalidToken) { try accounts.sessions.authenticate(token: tokens[order[0]]) }
         #expect(try Self.liveTokens(harness) == Accounts.tokensPerUser)
 
         // The next login revokes the next least recently used, not the one just issued.
         harness.clock.advance(by: 60)
         try #require(try harness.login("collector").status == 200)
-        #expect(throws: AccountsError.invalidToken) { try accounts.authenticate(token: tokens[order[1]]) }
+        #expect(throws: AccountsError.invalidToken) { try accounts.sessions.authenticate(token: tokens[order[1]]) }
         for index in order.dropFirst(2) {
-            _ = try accounts.authenticate(token: tokens[index])
+            _ = try accounts.sessions.authenticate(token: tokens[index])
         }
-        _ = try accounts.authenticate(token: newest.token)
+        _ = try accounts.sessions.authenticate(token: newest.token)
         #expect(try Self.liveTokens(harness) == Accounts.tokensPerUser)
     }
 
@@ -53,7 +53,7 @@ import UserData
 
         func use(_ token: String, times: Int) throws {
             for _ in 0..<times {
-                _ = try accounts.authenticate(token: token)
+                _ = try accounts.sessions.authenticate(token: token)
                 accounts.tokenUses.waitForFlushes()
             }
         }

@@ -43,7 +43,7 @@ struct FeedbackFixture {
     /// A newly registered user, signed in.
     func user(_ name: String) throws -> AuthenticatedUser {
         let session = try accounts.register(username: name, password: "the photo is sideways", clientAddress: "192.0.2.1")
-        return try accounts.authenticate(token: session.token)
+        return try accounts.sessions.authenticate(token: session.token)
     }
 
     /// A newly registered user the operator named a moderator.

@@ -55,19 +55,19 @@ import UserData
             #expect(throws: FeedbackError.feedbackNotFound, "\(unknown)") { try fixture.desk.feedback(author, feedbackID: unknown) }
         }
         #expect(throws: FeedbackError.notModerator) { try fixture.desk.moderator(stranger) }
-        let synced = try fixture.accounts.changes(stranger, since: nil, limit: 10).next
+        let synced = try fixture.accounts.changeLog.changes(stranger, since: nil, limit: 10).next
         try UserRoles.assign(.moderator, toUsername: "STRANGER", in: fixture.store)
         #expect(try fixture.desk.feedback(stranger, feedbackID: id) == sent.feedback)
         #expect(try fixture.desk.moderator(stranger).userID == stranger.userID)
-        #expect(try fixture.accounts.user(stranger).role == .moderator)
+        #expect(try fixture.accounts.profiles.user(stranger).role == .moderator)
         // The role is the profile's: a device syncing learns of it.
-        let changed = try fixture.accounts.changes(stranger, since: synced, limit: 10)
+        let changed = try fixture.accounts.changeLog.changes(stranger, since: synced, limit: 10)
         #expect(changed.changes.map(\.kind) == [.profile])
         try UserRoles.assign(.moderator, toUsername: "stranger", in: fixture.store)
-        #expect(try fixture.accounts.changes(stranger, since: changed.next, limit: 10).changes == [], "no change, nothing logged")
+        #expect(try fixture.accounts.changeLog.changes(stranger, since: changed.next, limit: 10).changes == [], "no change, nothing logged")
         try UserRoles.assign(.user, toUsername: "stranger", in: fixture.store)
         #expect(throws: FeedbackError.feedbackNotFound) { try fixture.desk.feedback(stranger, feedbackID: id) }
-        #expect(try fixture.accounts.user(stranger).role == .user)
+        #expect(try fixture.accounts.profiles.user(stranger).role == .user)
         #expect(throws: UnknownUsername(username: "nobody")) {
             try UserRoles.assign(.moderator, toUsername: "nobody", in: fixture.store)
         }

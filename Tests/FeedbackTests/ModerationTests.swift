@@ -140,9 +140,9 @@ import UserData
             store: store, commonPasswordsPath: PackageRoot.path + "/Data/common-passwords.txt", passwordCost: .test,
             erasureSliceRows: 2)
         let session = try accounts.register(username: "leaving", password: "the photo is sideways", clientAddress: "192.0.2.9")
-        let author = try accounts.authenticate(token: session.token)
+        let author = try accounts.sessions.authenticate(token: session.token)
         let moderatorSession = try accounts.register(username: "retiring", password: "the photo is sideways", clientAddress: "192.0.2.9")
-        let moderatorUser = try accounts.authenticate(token: moderatorSession.token)
+        let moderatorUser = try accounts.sessions.authenticate(token: moderatorSession.token)
         try UserRoles.assign(.moderator, toUsername: "retiring", in: store)
         let moderator = try fixture.desk.moderator(moderatorUser)
         let stayer = try fixture.user("stayer")

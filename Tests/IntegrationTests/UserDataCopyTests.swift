@@ -26,9 +26,9 @@ struct UserDataCopyTests {
         let source = try Accounts(dataDirectory: directory.path, commonPasswordsPath: commonPasswords, passwordCost: .test)
         let sourceWalks = Walks(database: source.database, catalog: { catalog })
         let session = try source.register(username: "Mover", password: Self.password, clientAddress: "192.0.2.7")
-        let mover = try source.authenticate(token: session.token)
-        for photoID in photoIDs { _ = try Result.awaiting { source.saveFavorite(mover, photoID: photoID, completion: $0) } }
-        _ = try Result.awaiting { source.recordView(mover, photoID: photoIDs[0], completion: $0) }
+        let mover = try source.sessions.authenticate(token: session.token)
+        for photoID in photoIDs { _ = try Result.awaiting { source.favorites.save(mover, photoID: photoID, completion: $0) } }
+        _ = try Result.awaiting { source.recents.record(mover, photoID: photoIDs[0], completion: $0) }
         let walk = try sourceWalks.start(mover)
         for step in 0..<4 {
             _ = try sourceWalks.addPoint(
@@ -38,8 +38,8 @@ struct UserDataCopyTests {
         let sourceDesk = FeedbackDesk(database: source.database, catalog: catalog.shipped)
         let sent = try sourceDesk.send(mover, photoID: catalog.photos[0].photoID, change: .rotation(degrees: 90))
         let decided = try sourceDesk.decide(try sourceDesk.moderator(mover), feedbackID: sent.feedback.feedbackID, accept: true)
-        let firstPage = try source.favorites(mover, limit: 2, cursor: nil)
-        let secondPage = try source.favorites(mover, limit: 2, cursor: firstPage.nextCursor)
+        let firstPage = try source.favorites.page(mover, limit: 2, cursor: nil)
+        let secondPage = try source.favorites.page(mover, limit: 2, cursor: firstPage.nextCursor)
         let walkPage = try sourceWalks.walk(mover, walkID: walk.walkID, limit: 2, cursor: nil)
         // The token's last use is stored (its first use by this process is stored at once).
         source.tokenUses.waitForFlushes()
@@ -53,11 +53,11 @@ struct UserDataCopyTests {
             store: try PostgresUserDataStore(url: target.url), commonPasswordsPath: commonPasswords, passwordCost: .test)
         #expect(try Self.lastUsedTimes(copy.database) == lastUsed, "tokens.last_used_at copied")
         let copyWalks = Walks(database: copy.database, catalog: { catalog })
-        let moved = try copy.authenticate(token: session.token)
-        #expect(try copy.user(moved).username == "Mover")
-        #expect(try copy.favorites(moved, limit: 2, cursor: nil) == firstPage)
-        #expect(try copy.favorites(moved, limit: 2, cursor: firstPage.nextCursor) == secondPage)
-        #expect(try copy.recents(moved, limit: 10).map(\.photoID) == [photoIDs[0]])
+        let moved = try copy.sessions.authenticate(token: session.token)
+        #expect(try copy.profiles.user(moved).username == "Mover")
+        #expect(try copy.favorites.page(moved, limit: 2, cursor: nil) == firstPage)
+        #expect(try copy.favorites.page(moved, limit: 2, cursor: firstPage.nextCursor) == secondPage)
+        #expect(try copy.recents.list(moved, limit: 10).map(\.photoID) == [photoIDs[0]])
         #expect(try copyWalks.walk(moved, walkID: walk.walkID, limit: 2, cursor: nil) == walkPage)
         let copyDesk = FeedbackDesk(database: copy.database, catalog: catalog.shipped)
         #expect(try copyDesk.feedback(moved, feedbackID: decided.feedbackID) == decided)
@@ -65,16 +65,16 @@ struct UserDataCopyTests {
         #expect(try Self.corrections(copy.database) == [Int64(decided.feedbackID)])
         _ = try copy.login(username: "mover", password: Self.password, clientAddress: "192.0.2.7")
         // New rows continue after the copied sequences: the newest favorite comes first.
-        try Result.awaiting { copy.removeFavorite(moved, photoID: photoIDs[0], completion: $0) }
-        _ = try Result.awaiting { copy.saveFavorite(moved, photoID: photoIDs[0], completion: $0) }
-        #expect(try copy.favorites(moved, limit: 1, cursor: nil).favorites.map(\.photoID) == [photoIDs[0]])
+        try Result.awaiting { copy.favorites.remove(moved, photoID: photoIDs[0], completion: $0) }
+        _ = try Result.awaiting { copy.favorites.save(moved, photoID: photoIDs[0], completion: $0) }
+        #expect(try copy.favorites.page(moved, limit: 1, cursor: nil).favorites.map(\.photoID) == [photoIDs[0]])
 
         #expect(throws: UserDataCopy.CopyError.targetNotEmpty(users: 1)) {
             try UserDataCopy.copy(fromDataDirectory: directory.path, to: target.url, replacing: false)
         }
         for _ in 0..<2 {
             _ = try UserDataCopy.copy(fromDataDirectory: directory.path, to: target.url, replacing: true)
-            #expect(try copy.favorites(moved, limit: 2, cursor: nil) == firstPage)
+            #expect(try copy.favorites.page(moved, limit: 2, cursor: nil) == firstPage)
             #expect(try copyWalks.walk(moved, walkID: walk.walkID, limit: 2, cursor: nil) == walkPage)
             #expect(try copyDesk.mine(moved, limit: 5, cursor: nil).feedback == [decided])
             #expect(try Self.corrections(copy.database) == [Int64(decided.feedbackID)])

@@ -11,15 +11,16 @@ import UserData
     static let insert =
         "INSERT INTO catalog_corrections (photo_id, kind, year, accepted_at) VALUES ('705740f-a', 'date', 1931, 0)"
 
-    /// The payloads `listener` heard that are not a user's ID. A channel is one database's
-    /// and every test's store is a schema of the same database: the suites running beside
-    /// this one announce their users' changes (payload: the user's ID) on it too.
+    /// The payloads `listener` heard that are not a user's ID.
     static func catalogNotifications(_ listener: PostgresConnection, waitingUpTo wait: Duration) throws -> [String] {
         try listener.notifications(waitingUpTo: wait).filter { Int64($0) == nil }
     }
 
+    /// On a database of its own: a channel is one database's, and the suites running
+    /// beside this one in schemas of the shared database announce their corrections on it
+    /// too (`catalog`, which the listener here would take for this test's insert).
     @Test func aCommittedInsertIsAnnouncedOnTheUserDataChannel() throws {
-        let database = try #require(try TestDatabase.make())
+        let database = try #require(try TestDatabase.makeUnshared())
         let store = try PostgresUserDataStore(url: database.url, poolSize: 1)
         let listener = try PostgresConnection(url: database.url)
         _ = try listener.execute("LISTEN past_nyc_user_data")
@@ -37,8 +38,10 @@ import UserData
         withExtendedLifetime(store) {}
     }
 
+    /// On a database of its own too: an advisory lock is the database's, and another suite's
+    /// correction would hold this one's second insert past its `lock_timeout`.
     @Test func anInsertWaitsForTheOpenOnesSoSequencesCommitInOrder() throws {
-        let database = try #require(try TestDatabase.make())
+        let database = try #require(try TestDatabase.makeUnshared())
         let store = try PostgresUserDataStore(url: database.url, poolSize: 1)
         let first = try PostgresConnection(url: database.url)
         let second = try PostgresConnection(url: database.url)

@@ -24,6 +24,6 @@ struct WalksFixture {
     /// A newly registered user, signed in.
     func user(_ name: String) throws -> AuthenticatedUser {
         let session = try accounts.register(username: name, password: "walking the bowery", clientAddress: "192.0.2.1")
-        return try accounts.authenticate(token: session.token)
+        return try accounts.sessions.authenticate(token: session.token)
     }
 }

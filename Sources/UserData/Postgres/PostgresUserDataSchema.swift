@@ -131,7 +131,7 @@ enum PostgresUserDataSchema {
             CREATE TABLE server_secrets (name text PRIMARY KEY, value bytea NOT NULL);
             """,
             // The most frequent write in one statement, so in one round trip
-            // (`Accounts.saveFavorite(token:…)`): the token's check, the user's row locked
+            // (`Favorites.save(token:…)`): the token's check, the user's row locked
             // first as every writer of a user's data does (`Accounts.lockUser`), the
             // favorite and its change-log rows as `ChangeLog.record` writes them; the
             // caller announces the change after the commit (`PostgresChangeAnnouncer`). No
@@ -175,8 +175,8 @@ enum PostgresUserDataSchema {
             UPDATE users SET recents_count = (SELECT count(*) FROM recents WHERE recents.user_id = users.id);
             """,
             // The second most frequent write in one statement, as `save_favorite`
-            // (`Accounts.recordView(token:…)`): the token's check and the user's lock,
-            // then what `Accounts.recordView` writes: the view on top of the list, its
+            // (`Recents.record(token:…)`): the token's check and the user's lock,
+            // then what `Recents.record` writes: the view on top of the list, its
             // change-log row, the count, and the oldest views past `capacity` deleted and
             // logged as tombstones (older tombstones than `tombstone_seconds` purged, as
             // `ChangeLog.record` does). No row: the token does not work.

@@ -82,13 +82,24 @@ public final class PostgresUserDataStore: UserDataStore {
         completion(result)
     }
 
+    /// The write's one statement (a stored function that checks the token and writes),
+    /// through `writeStatement`: one round trip.
+    public func run<Value: Sendable>(
+        _ write: TokenCheckedWrite<Value>, completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
+        completion(Result { try writeStatement(write.inOneStatement) })
+    }
+
+    /// Arrays: `= ANY(?)`.
+    public var bindsLists: Bool { true }
+
     /// Runs `body`, which runs one statement (the call of a stored function), as a
     /// write transaction of its own in one round trip: sent without BEGIN or COMMIT,
     /// the statement is committed by the server before it answers (durably:
     /// `synchronous_commit`), or rolled back whole; the changes `body` announces go out
     /// after it. READ COMMITTED, as `groupWrite`: the statement locks the rows it
     /// depends on. A statement that loses a deadlock is not run again: `unavailable`.
-    public func writeStatement<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
+    func writeStatement<Result: Sendable>(_ body: (any UserDataConnection) throws -> Result) throws -> Result {
         let startedAt = DispatchTime.now().uptimeNanoseconds
         defer { commitMetrics.observe(writes: 1, nanoseconds: DispatchTime.now().uptimeNanoseconds &- startedAt) }
         return try withConnection { connection in

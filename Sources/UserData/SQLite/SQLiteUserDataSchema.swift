@@ -168,7 +168,7 @@ enum SQLiteUserDataSchema {
         CREATE INDEX sync_changes_tombstones ON sync_changes(user_id, changed_at) WHERE deleted = 1;
         """,
         // Migration 8: how many photos each user's recently viewed list holds, kept by
-        // every write of `recents` (`Accounts.recordView`), so that a view of a photo not
+        // every write of `recents` (`Recents.record`), so that a view of a photo not
         // in a full list pushes the oldest out without first stepping over the hundred
         // newer ones to find out that the list is full.
         """

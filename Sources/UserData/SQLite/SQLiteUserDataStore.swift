@@ -195,6 +195,16 @@ public final class SQLiteUserDataStore: UserDataStore {
         }
     }
 
+    /// The write's two steps: a read and a group commit cost no round trips here.
+    public func run<Value: Sendable>(
+        _ write: TokenCheckedWrite<Value>, completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
+        write.inTwoSteps(completion)
+    }
+
+    /// No arrays: one placeholder per item.
+    public var bindsLists: Bool { false }
+
     /// One instance's file.
     public var isShared: Bool { false }
 }

@@ -188,8 +188,8 @@ import Testing
         let accounts = try Accounts(
             dataDirectory: app.dataDirectory.path, commonPasswordsPath: PackageRoot.path + "/Data/common-passwords.txt",
             passwordCost: .test)
-        let user = try accounts.authenticate(token: token)
-        _ = try Result.awaiting { accounts.saveFavorite(user, photoID: "gone-from-the-catalog", completion: $0) }
+        let user = try accounts.sessions.authenticate(token: token)
+        _ = try Result.awaiting { accounts.favorites.save(user, photoID: "gone-from-the-catalog", completion: $0) }
 
         let response = try client.requestJSON("GET", "/tours/favorites?lat=40.7306&lon=-73.9866", token: token)
         #expect(response.status == 200)

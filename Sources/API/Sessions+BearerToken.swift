@@ -2,7 +2,7 @@ import Accounts
 import Basics
 import HTTPServer
 
-extension Accounts {
+extension Sessions {
     /// The user of the request's bearer token (RFC 6750 §2.1). No `Authorization:
     /// Bearer` at all → 401 with a plain challenge; a token that does not work →
     /// `AccountsError.invalidToken` (401 with `error="invalid_token"`).
