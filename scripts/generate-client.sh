@@ -7,26 +7,57 @@
 # package by URL, and the server's own `swift test`, then compile the client without
 # building the generator first (minutes on a small machine).
 #
+# Each generation also writes scripts/client-generator/generated.sha256: the SHA-256 of
+# what it read (openapi.yaml, the options, the generator's pin) and of every file it
+# wrote. Checking that record takes a second where building the generator takes minutes
+# of both cores, so CI checks the record (--check-record): a change to openapi.yaml
+# without a generation, or a hand edit of the generated code, fails it.
+#
 # Usage:
-#   scripts/generate-client.sh           writes the generated files
-#   scripts/generate-client.sh --check   exits 1, naming the files, when the committed
-#                                        files differ from what openapi.yaml generates
-# Run it after every change to openapi.yaml (CI runs --check).
+#   scripts/generate-client.sh                 writes the generated files and the record
+#   scripts/generate-client.sh --check         exits 1, naming the files, when the committed
+#                                              files differ from what openapi.yaml generates
+#   scripts/generate-client.sh --check-record  exits 1 when openapi.yaml, the options, the
+#                                              pin or a generated file changed since the
+#                                              last generation (no generator is built)
+# Run it after every change to openapi.yaml (CI runs --check-record).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+generator_package=scripts/client-generator
+target=Sources/PastNYCClient/Generated
+record=$generator_package/generated.sha256
+
+# What a generation reads, then what it writes, one `sha256sum` line each.
+recorded_files() {
+    echo openapi.yaml "$generator_package/openapi-generator-config.yaml" "$generator_package/Package.swift"
+    ls "$target"/*.swift
+}
+
+check_record() {
+    [[ -f "$record" ]] || { echo "no $record: run scripts/generate-client.sh" >&2; return 1; }
+    if [[ "$(awk '{print $2}' "$record")" != "$(recorded_files | tr ' ' '\n')" ]] \
+        || ! sha256sum --check --quiet "$record"; then
+        echo "openapi.yaml or Sources/PastNYCClient/Generated changed since the client was generated:" \
+            "run scripts/generate-client.sh" >&2
+        return 1
+    fi
+}
 
 check=false
 case "${1:-}" in
     --check) check=true ;;
+    --check-record)
+        check_record
+        echo "the committed client is what the recorded generation wrote, from this openapi.yaml"
+        exit 0 ;;
     "") ;;
-    *) echo "usage: $0 [--check]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--check | --check-record]" >&2; exit 2 ;;
 esac
 
-generator_package=scripts/client-generator
 swift build -c release --package-path "$generator_package" --product swift-openapi-generator >&2
 generator="$(swift build -c release --package-path "$generator_package" --show-bin-path)/swift-openapi-generator"
 
-target=Sources/PastNYCClient/Generated
 output=$(mktemp -d)
 log=$(mktemp)
 trap 'rm -rf "$output" "$log"' EXIT
@@ -38,10 +69,13 @@ if $check; then
         echo "Sources/PastNYCClient/Generated is not what openapi.yaml generates: run scripts/generate-client.sh" >&2
         exit 1
     fi
+    check_record
     echo "the committed client matches openapi.yaml"
 else
     rm -rf "$target"
     mkdir -p "$target"
     cp "$output"/*.swift "$target"/
+    # shellcheck disable=SC2046 # one path a word
+    sha256sum $(recorded_files) >"$record"
     echo "generated $(ls "$target" | wc -l) files into $target"
 fi
