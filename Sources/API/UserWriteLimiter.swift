@@ -61,7 +61,7 @@ public final class UserWriteLimiter: Sendable {
 
     /// Counts the write `request` makes against the bucket of its bearer token's user.
     /// - Throws: a 429 with `Retry-After` when the bucket is empty (recorded in
-    ///   `Refusals` as `user-writes`); the 401s of `Accounts.bearerToken` and
+    ///   `Refusals` as `user-writes`); the 401s of `Sessions.bearerToken` and
     ///   `AccountsError.invalidToken` for a token that does not work (and was never seen
     ///   working), as the write's handler would answer.
     public func admit(_ request: HTTPRequest) throws {

@@ -2,7 +2,7 @@ import Accounts
 import Testing
 import TestSupport
 
-/// The recently viewed list, kept by `Accounts.recordView` with its length counted in
+/// The recently viewed list, kept by `Recents.record` with its length counted in
 /// `users.recents_count`, against a plain model of it (an array, most recent first,
 /// cut at the capacity): seeded random views of 140 photos, clears, resets of the
 /// user's data and another user's views, the whole stored list compared after each.

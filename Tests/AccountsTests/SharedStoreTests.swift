@@ -132,7 +132,7 @@ struct SharedStoreTests {
         try Result.awaiting { instance.favorites.save(token: token, photoID: photoID, completion: $0) }
     }
 
-    /// `saveFavorite(token:…)`, one statement on PostgreSQL: the token checked in it,
+    /// `Favorites.save(token:…)`, one statement on PostgreSQL: the token checked in it,
     /// the favorite saved once at its first time, its change-log rows in order.
     @Test func aFavoriteSavedByTokenChecksTheTokenAndLogsTheChange() throws {
         let database = try #require(try TestDatabase.make())
