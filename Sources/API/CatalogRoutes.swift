@@ -110,8 +110,10 @@ public struct CatalogRoutes: Sendable {
         let parameters = try QueryParameters(request, known: Self.locationParameters)
         let limit = try parameters.integer("limit", default: 50, in: 1...100)
         let filter = try parameters.photoFilter(topics: catalog.topicIndex)
+        // The location by its ID, not by its index in this generation: a list being paged
+        // when a new catalog generation is served goes on in the new one.
         var digest = StableDigest()
-        digest.mix(location)
+        digest.mix(locationID.utf8)
         digest.mix(filter.fromYear)
         digest.mix(filter.toYear)
         digest.mix(filter.topic)

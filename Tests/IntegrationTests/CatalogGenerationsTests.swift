@@ -82,6 +82,30 @@ import UserData
         #expect((line["photos"] as? [[String: Any]])?.first?["date"] as? String == "1931")
     }
 
+    /// A pin's list being paged when a new generation is served goes on: its cursor names
+    /// the location by its ID, which outlives the location's place in the generation.
+    @Test func aLocationsCursorOutlivesANewGeneration() throws {
+        let app = try TestApplication(listening: false)
+        let client = app.inMemoryClient()
+        let locationID = "40.802963,-73.963849"
+        let listed = "/locations/\(locationID)?limit=10"
+        let indexBefore = app.application.catalog.current.catalog.locationIndex(locationID: locationID)
+        let first = try client.request("GET", listed).object()
+        let cursor = try #require(first["nextCursor"] as? String)
+        let secondBefore = try client.request("GET", listed + "&cursor=\(cursor)").object()
+        let accepted = try CorrectionRows.accept(
+            [(Self.photoID, .location(latitude: 40.8501, longitude: -73.9301))], into: Self.store(of: app))
+        let generation = try #require(accepted.last?.sequence)
+        #expect(CorrectionRows.wait(seconds: Self.waitSeconds) { app.application.catalog.number == generation })
+        #expect(
+            app.application.catalog.current.catalog.locationIndex(locationID: locationID) != indexBefore,
+            "the location has another place in the new generation (what the cursor must not depend on)")
+        let second = try client.request("GET", listed + "&cursor=\(cursor)")
+        #expect(second.status == 200, "\(second.bodyText)")
+        let photoIDs = { (page: [String: Any]) in (page["photos"] as? [[String: Any]])?.compactMap { $0["photoID"] as? String } }
+        #expect(photoIDs(try second.object()) == photoIDs(secondBefore), "the location's list did not change")
+    }
+
     @Test func changesNameWhatIsWrongWithSince() throws {
         let app = try TestApplication(listening: false)
         let client = app.inMemoryClient()
