@@ -131,9 +131,8 @@ public final class Accounts: Sendable {
         popularPhotos = PopularPhotos(store: store, clock: clock)
         let codeKey = try ServerSecret.load(named: "email-code", from: store)
         sessions = Sessions(store: store, tokenUses: tokenUses, clock: milliseconds)
-        favorites = Favorites(
-            maximum: maximumFavorites, store: store, sessions: sessions, tokenUses: tokenUses, clock: milliseconds)
-        recents = Recents(store: store, sessions: sessions, tokenUses: tokenUses, clock: milliseconds)
+        favorites = Favorites(maximum: maximumFavorites, store: store, sessions: sessions, clock: milliseconds)
+        recents = Recents(store: store, sessions: sessions, clock: milliseconds)
         email = EmailVerification(store: store, outbox: mail, codeKey: codeKey, clock: milliseconds)
         profiles = Profiles(store: store, email: email, clock: milliseconds)
         changeLog = ChangeLog(store: store, syncKey: try SyncTokenKey.load(from: store), clock: milliseconds)

@@ -18,7 +18,6 @@ public struct Favorites: Sendable {
     public let maximum: Int
     let store: any UserDataStore
     let sessions: Sessions
-    let tokenUses: TokenUseLog
     /// The current time in Unix milliseconds.
     let clock: @Sendable () -> Int64
 
@@ -77,17 +76,11 @@ public struct Favorites: Sendable {
     public func save(
         token: String, photoID: String, completion: @escaping @Sendable (Result<FavoriteSave, any Error>) -> Void
     ) {
-        guard let digest = AccessToken.digest(token) else { return completion(.failure(AccountsError.invalidToken)) }
         let now = clock() / 1000
-        let write = TokenCheckedWrite<FavoriteSave>(
-            inTwoSteps: { [self] completion in
-                do {
-                    save(try sessions.authenticate(token: token), photoID: photoID, completion: completion)
-                } catch {
-                    completion(.failure(error))
-                }
-            },
-            inOneStatement: { [self] connection in
+        sessions.runCheckedWrite(
+            token: token,
+            forUser: { [self] user, completion in save(user, photoID: photoID, completion: completion) },
+            statement: { [maximum] digest, connection in
                 let saved = try connection.queryFirst(
                     "SELECT saver_id, saved_second, created, at_capacity FROM save_favorite(?, ?, ?, ?)",
                     [.blob(digest), .text(photoID), .integer(now), .integer(Int64(maximum))]
@@ -95,15 +88,16 @@ public struct Favorites: Sendable {
                     (userID: $0.int64(0), savedAt: $0.isNull(1) ? nil : $0.int64(1), created: $0.int(2) == 1,
                      atCapacity: $0.int(3) == 1)
                 }
-                guard let saved else { throw AccountsError.invalidToken }
-                if saved.created { try connection.announceChange(ofUser: saved.userID) }
-                tokenUses.recordUse(digest: digest, now: clock())
+                if let saved, saved.created { try connection.announceChange(ofUser: saved.userID) }
+                return saved
+            },
+            answer: { [maximum] saved in
                 guard !saved.atCapacity else { throw AccountsError.favoriteLimitReached(maximum: maximum) }
                 guard let savedAt = saved.savedAt else { throw AccountsError.favoriteNotFound }
                 return FavoriteSave(
                     favorite: Favorite(photoID: photoID, savedAt: Date(unixSeconds: savedAt)), created: saved.created)
-            })
-        store.run(write, completion: completion)
+            },
+            completion: completion)
     }
 
     /// Hands `completion` `favoriteNotFound` when the photo is not a favorite of this user.

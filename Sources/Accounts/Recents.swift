@@ -15,7 +15,6 @@ public struct Recents: Sendable {
 
     let store: any UserDataStore
     let sessions: Sessions
-    let tokenUses: TokenUseLog
     /// The current time in Unix milliseconds.
     let clock: @Sendable () -> Int64
 
@@ -80,28 +79,21 @@ public struct Recents: Sendable {
     public func record(
         token: String, photoID: String, completion: @escaping @Sendable (Result<Recent, any Error>) -> Void
     ) {
-        guard let digest = AccessToken.digest(token) else { return completion(.failure(AccountsError.invalidToken)) }
         let now = clock() / 1000
-        let write = TokenCheckedWrite<Recent>(
-            inTwoSteps: { [self] completion in
-                do {
-                    record(try sessions.authenticate(token: token), photoID: photoID, completion: completion)
-                } catch {
-                    completion(.failure(error))
-                }
-            },
-            inOneStatement: { [self] connection in
+        sessions.runCheckedWrite(
+            token: token,
+            forUser: { [self] user, completion in record(user, photoID: photoID, completion: completion) },
+            statement: { digest, connection in
                 let viewer = try connection.queryFirst(
                     "SELECT viewer_id FROM record_view(?, ?, ?, ?, ?)",
                     [.blob(digest), .text(photoID), .integer(now), .integer(Int64(Self.capacity)),
                      .integer(ChangeLog.tombstoneSeconds)]
                 ) { $0.int64(0) }
-                guard let viewer else { throw AccountsError.invalidToken }
-                try connection.announceChange(ofUser: viewer)
-                tokenUses.recordUse(digest: digest, now: clock())
-                return Recent(photoID: photoID, viewedAt: Date(unixSeconds: now))
-            })
-        store.run(write, completion: completion)
+                if let viewer { try connection.announceChange(ofUser: viewer) }
+                return viewer
+            },
+            answer: { _ in Recent(photoID: photoID, viewedAt: Date(unixSeconds: now)) },
+            completion: completion)
     }
 
     /// The user's most recently viewed photos, most recent first (the later view

@@ -90,6 +90,35 @@ public struct Sessions: Sendable {
         WHERE expires_at > ?1 AND token_hash IN (\((2...tokenCheckCapacity + 1).map { "?\($0)" }.joined(separator: ", ")))
         """
 
+    /// Runs a write for the holder of the bearer `token` in the form the store chooses
+    /// (`TokenCheckedWrite`) and hands `completion` its outcome: the two steps authenticate
+    /// the token here, then hand its user to `forUser`; the one statement gets the token's
+    /// digest and returns its row, nil when the token did not work (`invalidToken`); a
+    /// use of the token is noted, and `answer` makes the row the write's value.
+    func runCheckedWrite<Row: Sendable, Value: Sendable>(
+        token: String,
+        forUser: @escaping @Sendable (AuthenticatedUser, @escaping @Sendable (Result<Value, any Error>) -> Void) -> Void,
+        statement: @escaping @Sendable (_ digest: [UInt8], any UserDataConnection) throws -> Row?,
+        answer: @escaping @Sendable (Row) throws -> Value,
+        completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
+        guard let digest = AccessToken.digest(token) else { return completion(.failure(AccountsError.invalidToken)) }
+        let write = TokenCheckedWrite<Value>(
+            inTwoSteps: { [self] completion in
+                do {
+                    forUser(try authenticate(token: token), completion)
+                } catch {
+                    completion(.failure(error))
+                }
+            },
+            inOneStatement: { [self] connection in
+                guard let row = try statement(digest, connection) else { throw AccountsError.invalidToken }
+                tokenUses.recordUse(digest: digest, now: clock())
+                return try answer(row)
+            })
+        store.run(write, completion: completion)
+    }
+
     /// Revokes the token the request presented.
     public func logout(_ authenticated: AuthenticatedUser) throws {
         try store.groupWrite { connection in
