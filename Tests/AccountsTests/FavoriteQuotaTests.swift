@@ -17,16 +17,23 @@ import UserData
         let token = try harness.register("collector")
         let user = try accounts.sessions.authenticate(token: token)
         #expect(accounts.favorites.maximum == 10_000)
-        // Eight writers at once, each answered through its completion, so the saves share commits.
+        // Eight writers at once, each answered through its completion, so the saves share
+        // commits; each on a thread of its own, since a save on PostgreSQL waits for its
+        // round trip on the calling thread (a pool of as many threads as cores would leave
+        // two writers on this machine).
         let saved = DispatchGroup()
         let failures = Mutex<[String]>([])
-        DispatchQueue.concurrentPerform(iterations: 8) { writer in
-            for index in stride(from: writer, to: 10_000, by: 8) {
-                saved.enter()
-                accounts.favorites.save(token: token, photoID: "p\(index)") { outcome in
-                    if case .failure(let error) = outcome { failures.withLock { $0.append("p\(index): \(error)") } }
-                    saved.leave()
+        for writer in 0..<8 {
+            saved.enter()
+            Thread.detachNewThread {
+                for index in stride(from: writer, to: 10_000, by: 8) {
+                    saved.enter()
+                    accounts.favorites.save(token: token, photoID: "p\(index)") { outcome in
+                        if case .failure(let error) = outcome { failures.withLock { $0.append("p\(index): \(error)") } }
+                        saved.leave()
+                    }
                 }
+                saved.leave()
             }
         }
         saved.wait()
