@@ -2,10 +2,7 @@
 # Builds every libFuzzer target in Fuzz/ and runs each for SECONDS (default 60), all
 # at once; fails when any of them finds a crash, a hang, a leak or an over-allocation.
 #
-#   scripts/fuzz.sh [SECONDS]              builds every target, then runs each
-#   scripts/fuzz.sh --build-only           builds them only (CI builds them early, in
-#                                          the background)
-#   scripts/fuzz.sh --run-only [SECONDS]   runs the targets built before
+#   scripts/fuzz.sh [SECONDS]
 #
 # A target is a folder Fuzz/<name>/ with Harness.swift (the LLVMFuzzerTestOneInput
 # entry), `sources` (the module sources it needs, one path a line), corpus/ (the
@@ -18,13 +15,8 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-phases=build,run
-case "${1:-}" in
-    --build-only) phases=build; shift ;;
-    --run-only) phases=run; shift ;;
-esac
 SECONDS_EACH=${1:-60}
-[[ "$SECONDS_EACH" =~ ^[0-9]+$ ]] || { echo "usage: $0 [--build-only | --run-only] [SECONDS]" >&2; exit 2; }
+[[ "$SECONDS_EACH" =~ ^[0-9]+$ ]] || { echo "usage: $0 [SECONDS]" >&2; exit 2; }
 if ! command -v swiftc >/dev/null 2>&1; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 export SWIFT_BACKTRACE=enable=no
 OUT=.build/fuzz
@@ -58,22 +50,15 @@ run() {
 targets=()
 for harness in Fuzz/*/Harness.swift; do targets+=("$(basename "$(dirname "$harness")")"); done
 
+started=$SECONDS
 declare -A pids
+for name in "${targets[@]}"; do build "$name" & pids[$name]=$!; done
 failed=0
-if [[ "$phases" == *build* ]]; then
-    started=$SECONDS
-    for name in "${targets[@]}"; do build "$name" & pids[$name]=$!; done
-    for name in "${targets[@]}"; do
-        wait "${pids[$name]}" || { echo "fuzz: building $name failed" >&2; failed=1; }
-    done
-    ((failed == 0)) || exit 1
-    echo "fuzz: built ${#targets[@]} targets in $((SECONDS - started))s"
-fi
-[[ "$phases" == *run* ]] || exit 0
 for name in "${targets[@]}"; do
-    [[ -x "$OUT/$name/fuzzer" ]] || { echo "fuzz: $name is not built: run $0 --build-only first" >&2; exit 1; }
+    wait "${pids[$name]}" || { echo "fuzz: building $name failed" >&2; failed=1; }
 done
-echo "fuzz: running each of ${#targets[@]} targets for ${SECONDS_EACH}s"
+((failed == 0)) || exit 1
+echo "fuzz: built ${#targets[@]} targets in $((SECONDS - started))s; running each for ${SECONDS_EACH}s"
 
 started=$SECONDS
 for name in "${targets[@]}"; do run "$name" & pids[$name]=$!; done

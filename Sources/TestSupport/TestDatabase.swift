@@ -28,6 +28,12 @@ public final class TestDatabase: Sendable {
     private let name: String
     private let isolation: Isolation
 
+    /// Why a database could not be made.
+    enum MakeError: Error {
+        /// `PAST_NYC_TEST_DATABASE_URL` is not a URL whose path can name another database.
+        case unreadableServerURL
+    }
+
     /// What a test's database is on the shared server.
     private enum Isolation {
         /// A schema: tables apart, but `NOTIFY` channels and advisory locks shared with
@@ -63,9 +69,9 @@ public final class TestDatabase: Sendable {
             url = serverURL + (serverURL.contains("?") ? "&" : "?") + "options=-csearch_path%3D" + name
         case .database:
             try server.execute("CREATE DATABASE \(name)")
-            guard var components = URLComponents(string: serverURL) else { throw TestDatabaseError.unreadableServerURL }
+            guard var components = URLComponents(string: serverURL) else { throw MakeError.unreadableServerURL }
             components.path = "/" + name
-            guard let databaseURL = components.string else { throw TestDatabaseError.unreadableServerURL }
+            guard let databaseURL = components.string else { throw MakeError.unreadableServerURL }
             url = databaseURL
         }
     }
@@ -78,10 +84,4 @@ public final class TestDatabase: Sendable {
         case .database: _ = try? server?.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
         }
     }
-}
-
-/// Why `TestDatabase` could not make a database.
-enum TestDatabaseError: Error {
-    /// `PAST_NYC_TEST_DATABASE_URL` is not a URL whose path can name another database.
-    case unreadableServerURL
 }
