@@ -87,6 +87,7 @@ start)
         *) echo "postgres.sh: unknown option $1" >&2; exit 2 ;;
         esac
     done
+    chosen_port=$port
     [[ -n "$port" ]] || port=$(free_port)
     dir=$(mktemp -d /tmp/past-nyc-postgres.XXXXXX)
     chmod 755 "$dir"
@@ -105,7 +106,18 @@ fsync = on
 synchronous_commit = on
 shared_preload_libraries = 'pg_stat_statements'
 EOF
-    start_postgres "$dir"
+    # A port found free may be taken before the server binds it (another server, or a
+    # client's ephemeral port): without --port, another free port is tried, a few times.
+    for attempt in 1 2 3 4 5; do
+        start_postgres "$dir" && break
+        if [[ -n "$chosen_port" || $attempt == 5 ]] || ! grep -q "Address already in use" "$dir/server.log"; then
+            cat "$dir/server.log" >&2
+            exit 1
+        fi
+        port=$(free_port)
+        sed -i "s/^port = .*/port = $port/" "$dir/data/postgresql.conf"
+        echo "$port" >"$dir/port"
+    done
     # The time limit: a detached watchdog, its output away from our caller's pipes.
     setsid bash -c "sleep $((minutes * 60)); '$0' stop '$dir'" </dev/null >/dev/null 2>&1 &
     echo "$!" >"$dir/watchdog.pid"
